@@ -1,0 +1,189 @@
+"""The claims ledger: one registered `Claim` per numbered statement, one `Evidence` per run.
+
+A claim's check computes numbers and derives its verdict from them by an explicit criterion
+(stated in `Evidence.criterion`). `Claim.expect` is the verdict we established once; it pins
+regressions and is never consulted when computing a verdict.
+"""
+from __future__ import annotations
+
+import math
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+VERDICTS = ("holds", "holds-with-correction", "fails", "inconclusive")
+ERROR = "error"
+METHODS = ("symbolic", "property", "convergence", "experiment", "count")
+BUDGETS = ("quick", "full")
+
+# Paper tags and their seed files (../shared/seeds/README.md).
+PAPERS: dict[str, str] = {
+    "sympformer": "000_63047fa14d9c3172.txt",
+    "sp_transformer": "001_d3cec3f2b99ca2ba.txt",
+    "momentum_streams": "002_395af419a1c7ba67.txt",
+    "heatflow": "003_7e01566b1ff8f023.txt",
+    "yurii": "004_bfbae7e9ba22b155.txt",
+}
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a check measured, and the verdict that follows from it.
+
+    numbers:        the measured quantities (errors, rates, slopes, seeds, sizes)
+    criterion:      the rule that turns `numbers` into `verdict`, in words
+    counterexample: inputs that refute the printed statement (when it fails)
+    correction:     the corrected statement that passes (verdict holds-with-correction)
+    """
+
+    verdict: str
+    criterion: str
+    numbers: Mapping[str, Any] = field(default_factory=dict)
+    counterexample: Mapping[str, Any] | None = None
+    correction: str | None = None
+
+    def __post_init__(self):
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if not self.criterion:
+            raise ValueError("criterion must state how the verdict follows from the numbers")
+        if self.verdict == "holds-with-correction" and not self.correction:
+            raise ValueError("verdict 'holds-with-correction' needs the correction that passes")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "criterion": self.criterion,
+            "numbers": jsonable(self.numbers),
+            "counterexample": jsonable(self.counterexample),
+            "correction": self.correction,
+        }
+
+
+def verdict_from(printed_holds: bool, correction_holds: bool | None = None, *,
+                 decided: bool = True) -> str:
+    """The ledger's verdict rule.
+
+    printed statement passes                         -> holds
+    printed fails, a named correction passes         -> holds-with-correction
+    printed fails, no correction (or it fails too)   -> fails
+    the evidence cannot decide at this budget        -> inconclusive
+    """
+    if not decided:
+        return "inconclusive"
+    if printed_holds:
+        return "holds"
+    if correction_holds:
+        return "holds-with-correction"
+    return "fails"
+
+
+@dataclass(frozen=True)
+class Claim:
+    id: str
+    source: tuple[str, str]  # (seed file, locator as the paper numbers it)
+    statement: str
+    method: str
+    check: Callable[[str], Evidence]
+    expect: str
+    figures: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        paper, sep, rest = self.id.partition(":")
+        if not sep or not rest or paper not in PAPERS:
+            raise ValueError(f"claim id must be 'PAPER:label' with PAPER in {sorted(PAPERS)}, "
+                             f"got {self.id!r}")
+        if self.source[0] != PAPERS[paper]:
+            raise ValueError(f"source of {self.id} must be seed {PAPERS[paper]}, got {self.source[0]}")
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
+        if self.expect not in VERDICTS:
+            raise ValueError(f"expect must be one of {VERDICTS}, got {self.expect!r}")
+
+    @property
+    def paper(self) -> str:
+        return self.id.partition(":")[0]
+
+    @property
+    def locator(self) -> str:
+        return self.source[1]
+
+
+@dataclass(frozen=True)
+class Result:
+    claim: Claim
+    budget: str
+    evidence: Evidence | None
+    error: str | None = None
+
+    @property
+    def verdict(self) -> str:
+        return self.evidence.verdict if self.evidence is not None else ERROR
+
+    @property
+    def as_expected(self) -> bool:
+        return self.verdict == self.claim.expect
+
+    def as_dict(self) -> dict[str, Any]:
+        c = self.claim
+        evidence = self.evidence.as_dict() if self.evidence is not None else {"error": self.error}
+        return {"id": c.id, "paper": c.paper, "source": c.source[0], "locator": c.locator,
+                "statement": c.statement, "method": c.method, "verdict": self.verdict,
+                "expect": c.expect, "evidence": evidence}
+
+
+_REGISTRY: dict[str, Claim] = {}
+
+
+def register(claim: Claim) -> Claim:
+    if claim.id in _REGISTRY and _REGISTRY[claim.id] is not claim:
+        raise ValueError(f"claim {claim.id} registered twice")
+    _REGISTRY[claim.id] = claim
+    return claim
+
+
+def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
+          figures: tuple[str, ...] | list[str] = ()):
+    """Decorator registering `check(budget) -> Evidence` as the claim `id`."""
+
+    def wrap(check: Callable[[str], Evidence]) -> Callable[[str], Evidence]:
+        paper = id.partition(":")[0]
+        register(Claim(id=id, source=(PAPERS.get(paper, "?"), locator), statement=statement,
+                       method=method, check=check, expect=expect, figures=tuple(figures)))
+        return check
+
+    return wrap
+
+
+def registry() -> dict[str, Claim]:
+    return dict(_REGISTRY)
+
+
+def run(claim: Claim, budget: str = "quick") -> Result:
+    """Run one claim; a check that raises becomes an error row, never a dropped one."""
+    if budget not in BUDGETS:
+        raise ValueError(f"budget must be one of {BUDGETS}, got {budget!r}")
+    try:
+        evidence = claim.check(budget)
+        if not isinstance(evidence, Evidence):
+            raise TypeError(f"check of {claim.id} returned {type(evidence).__name__}, not Evidence")
+        return Result(claim, budget, evidence)
+    except Exception as exc:  # reported, not swallowed: the row says 'error' with the traceback
+        return Result(claim, budget, None,
+                      error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}")
+
+
+def jsonable(x: Any) -> Any:
+    """Numbers and containers as plain JSON values (numpy/torch scalars and arrays included)."""
+    if x is None or isinstance(x, (bool, str, int)):
+        return x
+    if isinstance(x, float):
+        return x if math.isfinite(x) else repr(x)
+    if isinstance(x, Mapping):
+        return {str(k): jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [jsonable(v) for v in x]
+    if hasattr(x, "tolist"):  # numpy / torch
+        return jsonable(x.tolist())
+    if hasattr(x, "item"):
+        return jsonable(x.item())
+    return str(x)
