@@ -86,6 +86,9 @@ class Claim:
     check: Callable[[str], Evidence]
     expect: str
     figures: tuple[str, ...] = ()
+    # The verdict pinned at the quick budget when it legitimately differs from `expect`
+    # (an experiment whose seconds-long run cannot decide is `inconclusive` there).
+    expect_quick: str | None = None
 
     def __post_init__(self):
         paper, sep, rest = self.id.partition(":")
@@ -96,8 +99,13 @@ class Claim:
             raise ValueError(f"source of {self.id} must be seed {PAPERS[paper]}, got {self.source[0]}")
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
-        if self.expect not in VERDICTS:
-            raise ValueError(f"expect must be one of {VERDICTS}, got {self.expect!r}")
+        for name in ("expect", "expect_quick"):
+            value = getattr(self, name)
+            if value not in VERDICTS and not (name == "expect_quick" and value is None):
+                raise ValueError(f"{name} must be one of {VERDICTS}, got {value!r}")
+
+    def expected(self, budget: str) -> str:
+        return self.expect_quick if budget == "quick" and self.expect_quick else self.expect
 
     @property
     def paper(self) -> str:
@@ -121,14 +129,14 @@ class Result:
 
     @property
     def as_expected(self) -> bool:
-        return self.verdict == self.claim.expect
+        return self.verdict == self.claim.expected(self.budget)
 
     def as_dict(self) -> dict[str, Any]:
         c = self.claim
         evidence = self.evidence.as_dict() if self.evidence is not None else {"error": self.error}
         return {"id": c.id, "paper": c.paper, "source": c.source[0], "locator": c.locator,
                 "statement": c.statement, "method": c.method, "verdict": self.verdict,
-                "expect": c.expect, "evidence": evidence}
+                "expect": c.expected(self.budget), "evidence": evidence}
 
 
 _REGISTRY: dict[str, Claim] = {}
@@ -142,13 +150,14 @@ def register(claim: Claim) -> Claim:
 
 
 def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
-          figures: tuple[str, ...] | list[str] = ()):
+          figures: tuple[str, ...] | list[str] = (), expect_quick: str | None = None):
     """Decorator registering `check(budget) -> Evidence` as the claim `id`."""
 
     def wrap(check: Callable[[str], Evidence]) -> Callable[[str], Evidence]:
         paper = id.partition(":")[0]
         register(Claim(id=id, source=(PAPERS.get(paper, "?"), locator), statement=statement,
-                       method=method, check=check, expect=expect, figures=tuple(figures)))
+                       method=method, check=check, expect=expect, figures=tuple(figures),
+                       expect_quick=expect_quick))
         return check
 
     return wrap

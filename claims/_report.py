@@ -25,7 +25,7 @@ def table(results: Iterable[Result]) -> str:
     rows = [("id", "verdict", "expect", "method", "locator")]
     for r in results:
         flag = "" if r.as_expected else "  <-- differs from expect"
-        rows.append((r.claim.id, r.verdict, r.claim.expect + flag, r.claim.method, r.claim.locator))
+        rows.append((r.claim.id, r.verdict, r.claim.expected(r.budget) + flag, r.claim.method, r.claim.locator))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4]
                      for row in rows)
@@ -55,7 +55,7 @@ def markdown(results: Iterable[Result], budget: str) -> str:
                 "| claim | locator | statement | method | verdict |", "|---|---|---|---|---|"]
         for r in rows:
             c = r.claim
-            verdict = _MARK[r.verdict] + ("" if r.as_expected else f" (expected {c.expect})")
+            verdict = _MARK[r.verdict] + ("" if r.as_expected else f" (expected {c.expected(r.budget)})")
             out.append(f"| `{c.id}` | {c.locator} | {c.statement} | {c.method} | {verdict} |")
         for r in rows:
             out += ["", f"### `{r.claim.id}`: {_MARK[r.verdict]}", ""]

@@ -10,4 +10,4 @@ ALL = claims.load()
 def test_claim_verdict_matches_expect(claim_id):
     result = claims.run(ALL[claim_id], "quick")
     assert result.evidence is not None, result.error
-    assert result.verdict == ALL[claim_id].expect, result.as_dict()
+    assert result.verdict == ALL[claim_id].expected("quick"), result.as_dict()
