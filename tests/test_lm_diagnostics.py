@@ -337,3 +337,72 @@ def test_bad_inputs_raise_naming_the_parameter():
         dg.block_jacobian(lambda X: X, torch.ones(2, 3))  # float32: geometric diagnostics need float64
     with pytest.raises(ValueError, match="blocks"):
         dg.full_block_diagnostics([lambda X: X], [])
+
+
+# ---------------------------------------------------------------- throughput harness (bench.py)
+
+from particles.lm import bench  # noqa: E402
+
+
+@given(n_layer=st.integers(1, 3), n_head=st.sampled_from([1, 2, 4]), width=st.integers(1, 4),
+       vocab=st.integers(5, 40), block=st.integers(2, 9))
+def test_reference_gpt_has_the_vanilla_parameter_count(n_layer, n_head, width, vocab, block):
+    # tied head: V d + T d + L (12 d² + 2 d) + d (qkv 3d², out d², MLP 8d², two LN gains, final LN)
+    d = n_head * width
+    model = bench.ReferenceGPT(vocab, block, n_layer, n_head, d)
+    assert bench.parameter_count(model) == vocab * d + block * d + n_layer * (12 * d * d + 2 * d) + d
+
+
+def test_reference_gpt_is_causal():
+    model = bench.ReferenceGPT(11, 6, 2, 2, 8, dtype=F64)
+    g = torch.Generator().manual_seed(0)
+    idx = torch.randint(0, 11, (1, 6), generator=g)
+    changed = idx.clone()
+    changed[0, 4] = (idx[0, 4] + 1) % 11
+    out, out2 = model(idx), model(changed)
+    # tokens before position 4 see the same prefix: identical logits (up to float64 rounding)
+    torch.testing.assert_close(out[0, :4], out2[0, :4], rtol=0, atol=1e-12)
+    assert (out[0, 4:] - out2[0, 4:]).abs().max() > 1e-6
+
+
+def test_time_training_reports_every_model_in_interleaved_rounds():
+    models = {"a": bench.ReferenceGPT(7, 4, 1, 1, 4), "b": bench.ReferenceGPT(7, 4, 2, 1, 4)}
+    idx, targets = bench.fixed_batch(7, 2, 4)
+    before = models["a"].wte.weight.detach().clone()
+    t = bench.time_training(models, idx, targets, rounds=3, steps=1, warmup=0)
+    assert set(t) == {"a", "b"} and all(len(x.step_seconds) == 3 for x in t.values())
+    assert all(s > 0 for x in t.values() for s in x.step_seconds)
+    assert t["a"].tokens_per_step == 8
+    assert not torch.equal(before, models["a"].wte.weight)  # the optimizer really stepped
+
+
+def test_paired_ratio_and_verdict_rule():
+    t = {"base": bench.Timing("base", (1.0, 2.0, 1.0, 2.0), 1),
+         "x": bench.Timing("x", (1.1, 2.4, 1.05, 2.2), 1)}
+    r = bench.paired_ratio(t, "x", "base")
+    np.testing.assert_allclose([r["q25"], r["median"], r["q75"]],
+                               np.quantile([1.1, 1.2, 1.05, 1.1], [0.25, 0.5, 0.75]), rtol=1e-15)
+    assert bench.ratio_verdict(r, at_most=1.5) == (True, True)  # IQR below the bound
+    assert bench.ratio_verdict(r, at_least=1.5) == (False, True)  # IQR below: decisively fails
+    assert bench.ratio_verdict(r, at_most=1.1) == (False, False)  # bound inside the IQR
+    assert bench.ratio_verdict(r, at_least=1.0, at_most=1.0) == (False, True)
+    with pytest.raises(ValueError, match="at_most"):
+        bench.ratio_verdict(r)
+    with pytest.raises(KeyError, match="nope"):
+        bench.paired_ratio(t, "nope", "base")
+
+
+def test_bench_bad_inputs():
+    with pytest.raises(ValueError, match="n_embd"):
+        bench.ReferenceGPT(7, 4, 1, 3, 4)
+    with pytest.raises(ValueError, match="n_layer"):
+        bench.ReferenceGPT(7, 4, 0, 1, 4)
+    with pytest.raises(ValueError, match="block_size"):
+        bench.ReferenceGPT(7, 4, 1, 1, 4)(torch.zeros(1, 5, dtype=torch.long))
+    idx, targets = bench.fixed_batch(7, 2, 4)
+    with pytest.raises(ValueError, match="models"):
+        bench.time_training({}, idx, targets)
+    with pytest.raises(ValueError, match="rounds"):
+        bench.time_training({"a": bench.ReferenceGPT(7, 4, 1, 1, 4)}, idx, targets, rounds=0)
+    with pytest.raises(ValueError, match="targets"):
+        bench.time_training({"a": bench.ReferenceGPT(7, 4, 1, 1, 4)}, idx, targets[:, :2])

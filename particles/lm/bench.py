@@ -1,0 +1,205 @@
+"""Training throughput of the residual-update variants, measured as ratios in one process.
+
+Two comparisons, both paired and interleaved so that machine load cancels in the ratios:
+
+* vanilla GPT vs `ReferenceGPT`, a model of the same size assembled from torch's own
+  `nn.TransformerEncoderLayer` (pre-norm, GELU, causal mask, no biases): tokens/s of each and
+  their ratio (the issue's target: vanilla ≥ 0.95 × reference);
+* every variant's training-step time over vanilla, against the papers' wall-clock statements
+  (seed 002 §4.2 and App. D.6: momentum streams add negligible cost, MuonFormer is ≈3–5× slower;
+  seed 000 §6 / Table 1: SympFormer variants cost more wall time; seed 004 §6: Nesterov's
+  lookahead comes at the same compute as Polyak and GD).
+
+A training step is forward + cross-entropy + backward + AdamW step + zero_grad on one fixed
+batch. Each round times `steps` consecutive steps of every model, in an order rotated between
+rounds; the per-round ratio t_model / t_baseline is the paired statistic, summarized by its
+median and quartiles. Timings are measurements, never unit-test assertions.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+ForwardLoss = Callable[[nn.Module, torch.Tensor, torch.Tensor], torch.Tensor]
+
+
+class ReferenceGPT(nn.Module):
+    """A GPT built from torch's `nn.TransformerEncoderLayer` (the throughput reference).
+
+    Token + learned position embeddings, `n_layer` pre-norm encoder layers (GELU MLP of width
+    4·n_embd, dropout 0, no biases) under a causal mask, final LayerNorm, weight-tied head: the
+    parameter set of the vanilla GPT backbone, wired by torch's own layers.
+    """
+
+    def __init__(self, vocab_size: int, block_size: int, n_layer: int, n_head: int, n_embd: int, *,
+                 device: torch.device | str | None = None, dtype: torch.dtype | None = None):
+        super().__init__()
+        for name, value in (("vocab_size", vocab_size), ("block_size", block_size),
+                            ("n_layer", n_layer), ("n_head", n_head), ("n_embd", n_embd)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive int, got {value!r}")
+        if n_embd % n_head:
+            raise ValueError(f"n_embd={n_embd} must be divisible by n_head={n_head}")
+        kw = {"device": device, "dtype": dtype}
+        self.block_size = block_size
+        self.wte = nn.Embedding(vocab_size, n_embd, **kw)
+        self.wpe = nn.Embedding(block_size, n_embd, **kw)
+        layer = nn.TransformerEncoderLayer(n_embd, n_head, 4 * n_embd, dropout=0.0, activation="gelu",
+                                           batch_first=True, norm_first=True, bias=False, **kw)
+        self.blocks = nn.TransformerEncoder(layer, n_layer, enable_nested_tensor=False)
+        self.ln_f = nn.LayerNorm(n_embd, bias=False, **kw)
+        self.head = nn.Linear(n_embd, vocab_size, bias=False, **kw)
+        self.head.weight = self.wte.weight
+        self.register_buffer("causal_mask", nn.Transformer.generate_square_subsequent_mask(
+            block_size, device=device, dtype=dtype), persistent=False)
+
+    def forward(self, idx: torch.Tensor) -> torch.Tensor:
+        T = idx.shape[1]
+        if T > self.block_size:
+            raise ValueError(f"idx has {T} tokens, more than block_size={self.block_size}")
+        x = self.wte(idx) + self.wpe(torch.arange(T, device=idx.device))
+        x = self.blocks(x, mask=self.causal_mask[:T, :T], is_causal=True)
+        return self.head(self.ln_f(x))
+
+
+def logits_cross_entropy(model: nn.Module, idx: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """Mean next-token cross-entropy of a model whose forward returns logits (B, T, V)."""
+    logits = model(idx)
+    if isinstance(logits, tuple):
+        logits = logits[0]
+    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+
+
+def _sync(device: torch.device) -> None:
+    if device.type == "cuda":
+        torch.cuda.synchronize(device)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Per-round mean step time of one model (seconds) and the batch it was timed on."""
+
+    name: str
+    step_seconds: tuple[float, ...]
+    tokens_per_step: int
+
+    @property
+    def median_step(self) -> float:
+        return float(np.median(self.step_seconds))
+
+    @property
+    def tokens_per_second(self) -> float:
+        return self.tokens_per_step / self.median_step
+
+
+def time_training(models: Mapping[str, nn.Module], idx: torch.Tensor, targets: torch.Tensor, *,
+                  rounds: int = 5, steps: int = 3, warmup: int = 2, lr: float = 1e-4,
+                  forward_loss: ForwardLoss = logits_cross_entropy) -> dict[str, Timing]:
+    """Time `rounds` × `steps` AdamW training steps of every model, interleaved, on one batch."""
+    if not models:
+        raise ValueError("models must name at least one model")
+    for name, value in (("rounds", rounds), ("steps", steps)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive int, got {value!r}")
+    if isinstance(warmup, bool) or not isinstance(warmup, int) or warmup < 0:
+        raise ValueError(f"warmup must be a non-negative int, got {warmup!r}")
+    if idx.shape != targets.shape or idx.ndim != 2:
+        raise ValueError(f"idx and targets must both have shape (B, T), got {tuple(idx.shape)} "
+                         f"and {tuple(targets.shape)}")
+    optimizers = {name: torch.optim.AdamW(m.parameters(), lr=lr) for name, m in models.items()}
+
+    def step(name: str) -> None:
+        model, opt = models[name], optimizers[name]
+        loss = forward_loss(model, idx, targets)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+
+    names = list(models)
+    for name in names:
+        models[name].train()
+        for _ in range(warmup):
+            step(name)
+    _sync(idx.device)
+    seconds: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[: r % len(names)]:  # rotate the order
+            start = time.perf_counter()
+            for _ in range(steps):
+                step(name)
+            _sync(idx.device)
+            seconds[name].append((time.perf_counter() - start) / steps)
+    return {name: Timing(name, tuple(s), idx.numel()) for name, s in seconds.items()}
+
+
+def paired_ratio(timings: Mapping[str, Timing], name: str, baseline: str) -> dict[str, float]:
+    """Per-round ratios t_name / t_baseline: median and quartiles (rounds are paired in time)."""
+    for key in (name, baseline):
+        if key not in timings:
+            raise KeyError(f"no timing for {key!r}; have {sorted(timings)}")
+    r = np.asarray(timings[name].step_seconds) / np.asarray(timings[baseline].step_seconds)
+    q25, med, q75 = np.quantile(r, [0.25, 0.5, 0.75])
+    return {"median": float(med), "q25": float(q25), "q75": float(q75), "rounds": int(r.size)}
+
+
+def ratio_verdict(ratio: Mapping[str, float], *, at_most: float | None = None,
+                  at_least: float | None = None) -> tuple[bool, bool]:
+    """(printed_holds, decided) for the statement 'at_least ≤ ratio ≤ at_most'.
+
+    A bound passes when the interquartile range of the paired per-round ratios lies entirely on
+    its good side and fails when it lies entirely on the bad side; a bound inside the IQR is
+    undecided (machine noise covers it). Any failing bound decides 'fails'; all passing, 'holds'.
+    """
+    lo, hi = ratio["q25"], ratio["q75"]
+    outcomes = []
+    if at_most is not None:
+        outcomes.append("pass" if hi <= at_most else "fail" if lo > at_most else "open")
+    if at_least is not None:
+        outcomes.append("pass" if lo >= at_least else "fail" if hi < at_least else "open")
+    if not outcomes:
+        raise ValueError("ratio_verdict needs at_most and/or at_least")
+    if "fail" in outcomes:
+        return False, True
+    return all(o == "pass" for o in outcomes), all(o == "pass" for o in outcomes)
+
+
+def parameter_count(model: nn.Module) -> int:
+    """Distinct parameters (a tied weight counted once)."""
+    return sum(p.numel() for p in {id(p): p for p in model.parameters()}.values())
+
+
+def fixed_batch(vocab_size: int, batch_size: int, block_size: int, *, seed: int = 0,
+                device: torch.device | str = "cpu") -> tuple[torch.Tensor, torch.Tensor]:
+    """A deterministic random token batch (timing does not depend on the token values)."""
+    g = torch.Generator().manual_seed(seed)
+    tokens = torch.randint(0, vocab_size, (batch_size, block_size + 1), generator=g)
+    return tokens[:, :-1].to(device), tokens[:, 1:].to(device)
+
+
+def bench(factories: Mapping[str, Callable[[], nn.Module]], *, baseline: str, vocab_size: int,
+          batch_size: int, block_size: int, rounds: int, steps: int, warmup: int = 2,
+          device: torch.device | str = "cpu", seed: int = 0) -> dict:
+    """Build every model (same seed), time them interleaved, and report tokens/s and ratios."""
+    if baseline not in factories:
+        raise ValueError(f"baseline {baseline!r} is not one of the models {sorted(factories)}")
+    models = {}
+    for name, make in factories.items():
+        torch.manual_seed(seed)  # the factories may draw their inits from the global generator
+        models[name] = make().to(device)
+    idx, targets = fixed_batch(vocab_size, batch_size, block_size, seed=seed, device=device)
+    timings = time_training(models, idx, targets, rounds=rounds, steps=steps, warmup=warmup)
+    rows = {}
+    for name, t in timings.items():
+        rows[name] = {"params": parameter_count(models[name]), "median_step_s": t.median_step,
+                      "tokens_per_s": t.tokens_per_second, "step_seconds": list(t.step_seconds),
+                      "ratio_to_baseline": paired_ratio(timings, name, baseline)}
+    return {"baseline": baseline, "device": str(torch.device(device)), "torch": torch.__version__,
+            "threads": torch.get_num_threads(), "batch_size": batch_size, "block_size": block_size,
+            "rounds": rounds, "steps": steps, "models": rows}
