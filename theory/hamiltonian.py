@@ -276,3 +276,42 @@ def implicit_midpoint_trajectory(grad_H: Grad, z0, h: float, n_steps: int, tol: 
         z = implicit_midpoint_step(grad_H, z, h, tol=tol, max_iter=max_iter, hess_H=hess_H)
         out[i + 1] = z
     return out
+
+
+# ------------------------------------------------------------------ random Hamiltonians for property checks
+
+
+def random_hamiltonian(rng: np.random.Generator, d: int, quadratic: bool = False, n_modes: int = 3):
+    """A random smooth Hamiltonian on R^{2d} with its gradient and Hessian, for property checks:
+
+        H(z) = ½ zᵀ S z                                  (quadratic; S symmetric, indefinite in general)
+        H(z) = ½ zᵀ S z + Σ_i c_i cos(w_iᵀ z) + ¼ ‖z‖⁴    (non-quadratic, non-separable)
+    """
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
+        raise ValueError(f"d must be a positive int, got {d!r}")
+    n = 2 * int(d)
+    G = rng.normal(size=(n, n))
+    S = (G + G.T) / 2
+    c = np.zeros(n_modes) if quadratic else rng.normal(size=n_modes)
+    W = rng.normal(size=(n_modes, n))
+    quartic = 0.0 if quadratic else 0.25
+
+    def H(z):
+        z = _points(z)
+        r2 = np.sum(z * z, axis=-1)
+        return (0.5 * np.einsum("...i,ij,...j->...", z, S, z) + np.cos(z @ W.T) @ c
+                + quartic * r2 ** 2)
+
+    def grad(z):
+        z = _points(z)
+        r2 = np.sum(z * z, axis=-1, keepdims=True)
+        return z @ S - (c * np.sin(z @ W.T)) @ W + 4 * quartic * r2 * z
+
+    def hess(z):
+        z = _points(z)
+        r2 = np.sum(z * z, axis=-1)[..., None, None]
+        cosines = c * np.cos(z @ W.T)
+        return (S - np.einsum("...m,mi,mj->...ij", cosines, W, W)
+                + 4 * quartic * (r2 * np.eye(n) + 2 * z[..., :, None] * z[..., None, :]))
+
+    return H, grad, hess
