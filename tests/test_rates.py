@@ -1,0 +1,244 @@
+"""theory.rates: the per-eigenmode momentum recurrences of seed 002 App. F / seed 004 eq. (6)."""
+import math
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from theory import rates as R
+
+kappas = st.floats(1.05, 1e4)
+members = st.builds(R.Momentum, a=st.floats(-1, 2), b=st.floats(-1, 1), c=st.floats(-2, 3),
+                    eta=st.floats(1e-3, 1.0))
+lams = st.floats(0.0, 10.0)
+
+
+# ------------------------------------------------------------------ the recurrence itself
+
+
+@given(members, lams)
+def test_trace_and_determinant_are_alpha_and_theta(m, lam):
+    """tr T(λ) = 1 + b − (a+c)ηλ and det T(λ) = b − aηλ (seed 002 §F.3)."""
+    T = R.iteration_matrix(m, lam)
+    alpha, theta = R.char_coefficients(m, lam)
+    scale = 1 + abs(m.a) + abs(m.b) + abs(m.c) * (1 + abs(m.a)) * (1 + lam)  # entry size
+    assert np.trace(T) == pytest.approx(1 + m.b - (m.a + m.c) * m.eta * lam, abs=1e-13 * scale)
+    assert np.trace(T) == pytest.approx(float(alpha), abs=1e-13 * scale)
+    assert np.linalg.det(T) == pytest.approx(float(theta), abs=1e-12 * scale**2)
+
+
+@given(members, st.lists(lams, min_size=1, max_size=5), st.integers(2, 25))
+def test_filter_obeys_second_order_recurrence(m, lam, N):
+    """e_{ℓ+1} = α e_ℓ − θ e_{ℓ−1} with e_{−1} = e_0 when v_0 = 0 (seed 002, before Lemma F.2)."""
+    lam = np.array(lam)
+    q = R.filter_values(m, lam, N)
+    alpha, theta = R.char_coefficients(m, lam)
+    prev = np.vstack([q[:1], q[:-1]])  # e_{−1} = e_0
+    scale = np.abs(q).max() + 1
+    assert np.allclose(q[1:], alpha * q[:-1] - theta * prev[:-1], atol=1e-10 * scale, rtol=0)
+
+
+@given(members, st.floats(0.01, 1.0), st.floats(1.0, 50.0))
+def test_worst_spectral_radius_is_at_an_endpoint(m, mu, ratio):
+    """Schur–Cohn: the radius constraints are affine in λ, so the max over [μ, L] sits at μ or L.
+    Interior values may exceed it only by the √(rounding) ≈ 1e-8 error of a double root."""
+    L = mu * ratio
+    interior, _ = R.worst_case_rate(m, mu, L, n_interior=512)
+    ends, _ = R.worst_case_rate(m, mu, L, n_interior=0)
+    assert interior <= ends + 1e-7
+
+
+@given(members, lams)
+def test_closed_form_radius_matches_eigenvalues_away_from_double_roots(m, lam):
+    alpha, theta = R.char_coefficients(m, lam)
+    assume(abs(alpha**2 - 4 * theta) > 1e-6)  # eigvals of a near-Jordan block lose √eps
+    eig = np.abs(np.linalg.eigvals(R.iteration_matrix(m, lam))).max()
+    assert float(R.spectral_radius(m, lam)) == pytest.approx(eig, rel=1e-9, abs=1e-12)
+
+
+@given(members, st.integers(1, 30))
+def test_power_norm_bounds_and_gelfand(m, N):
+    """ρ(T)^n ≤ ‖Tⁿ‖₂ ≤ ‖T‖₂ⁿ for every n (rounding slack 1e-12 relative)."""
+    lam = np.array([0.3, 1.7])
+    norms = R.power_norms(m, lam, N)
+    rho = R.spectral_radius(m, lam)
+    n = np.arange(N + 1)[:, None]
+    assert np.all(norms >= rho**n * (1 - 1e-9) - 1e-300)
+    assert np.all(norms <= norms[1] ** n * (1 + 1e-9) + 1e-300)
+
+
+def test_run_momentum_on_a_quadratic_reproduces_the_filters():
+    lam = np.array([1.0, 3.0, 10.0])
+    m = R.nesterov(0.4, 0.6, 0.12)
+    xs = np.array(R.run_momentum(lambda x: lam * x, np.ones(3), [m] * 25))
+    assert np.allclose(xs, R.filter_values(m, lam, 25), atol=1e-14, rtol=1e-12)
+
+
+# ------------------------------------------------------------------ tunings and closed forms
+
+
+@given(kappas)
+def test_tuned_worst_case_rates(kappa):
+    """GD (κ−1)/(κ+1) (Lemma F.1); heavy ball (√κ−1)/(√κ+1) (Lemma F.2, double roots at both
+    endpoints: tolerance 1e-7); classical NAG and VSFL TMM 1 − 1/√κ (double root at μ or L)."""
+    assert R.worst_case_rate(R.gd_tuned(1, kappa), 1, kappa)[0] == pytest.approx(
+        R.rate_vanilla(kappa), abs=1e-13)
+    assert R.worst_case_rate(R.heavy_ball_tuned(1, kappa), 1, kappa)[0] == pytest.approx(
+        R.rate_momentum(kappa), abs=1e-7)
+    assert R.worst_case_rate(R.nesterov_classical(1, kappa), 1, kappa)[0] == pytest.approx(
+        R.rate_accelerated(kappa), abs=1e-7)
+    assert R.worst_case_rate(R.triple_momentum_vsfl(1, kappa)[0], 1, kappa)[0] == pytest.approx(
+        R.rate_accelerated(kappa), abs=1e-7)
+
+
+@given(st.floats(1.5, 1e4))
+def test_printed_nesterov_factor_is_the_heavy_ball_rate_not_nesterovs(kappa):
+    """Counterexample to seed 002 §3.2/A.1: classical NAG is slower than (√κ−1)/(√κ+1)."""
+    nag = R.worst_case_rate(R.nesterov_classical(1, kappa), 1, kappa)[0]
+    s = math.sqrt(kappa)
+    gap = (1 - 1 / s) - (s - 1) / (s + 1)  # = (s − 1)/(s(s + 1)) > 0
+    assert gap == pytest.approx((s - 1) / (s * (s + 1)), rel=1e-9)
+    assert nag > R.rate_momentum(kappa) + gap - 1e-7
+
+
+@pytest.mark.parametrize("kappa", [4.0, 100.0, 1e3])
+def test_minimax_tuning_of_each_family(kappa):
+    """Numerical minimax reproduces η* (GD) and the heavy-ball rate; the Nesterov and TMM
+    families reach exactly the heavy-ball rate, at zero lookahead; a pinned lookahead costs."""
+    gd, r_gd = R.minimax_tuning("gd", 1, kappa)
+    assert r_gd == pytest.approx(R.rate_vanilla(kappa), abs=1e-10)
+    assert gd.eta == pytest.approx(2 / (1 + kappa), rel=1e-8)
+    for family in ("heavy_ball", "nesterov", "tmm"):
+        m, r = R.minimax_tuning(family, 1, kappa)
+        assert r == pytest.approx(R.rate_momentum(kappa), abs=1e-8)
+        assert abs(m.a) < 1e-6
+    assert R.minimax_tuning("nesterov", 1, kappa, lookahead_ratio=0.1)[1] > R.rate_momentum(kappa) + 1e-6
+
+
+@given(st.floats(0.0, 1.0), st.floats(0.0, 1.0), st.floats(0.01, 0.3), st.floats(0.1, 3.0))
+def test_tmm_is_nesterov_with_a_rescaled_velocity(mu, beta, gamma, nu):
+    """TMM(μ,β,γ,ν) = NAG(μ/ν, β, νγ): same effective coefficients, same filters (Cor. F.3 is an
+    equality; the ν of seed 002 A.2 adds no filter)."""
+    tmm, nag = R.triple_momentum(mu, beta, gamma, nu), R.nesterov(mu / nu, beta, nu * gamma)
+    assert np.allclose(tmm.effective, nag.effective, rtol=1e-12, atol=1e-15)
+    lam = np.linspace(0.5, 20, 33)
+    assert np.allclose(R.filter_values(tmm, lam, 15), R.filter_values(nag, lam, 15), rtol=1e-9,
+                       atol=1e-12)
+
+
+@given(members)
+def test_from_effective_round_trip(m):
+    b, p, q = m.effective
+    assume(abs(q - p) > 1e-6)
+    assert np.allclose(R.Momentum.from_effective(b, p, q).effective, (b, p, q), rtol=1e-9,
+                       atol=1e-12)
+
+
+# ------------------------------------------------------------------ finite depth (Lemma F.2, Thm F.4)
+
+
+@given(st.floats(1.5, 1e4), st.integers(0, 60))
+def test_heavy_ball_transient_is_sharp_at_L(kappa, N):
+    """At λ = L the tuned heavy ball has the double root −ρ and e_N = (1 + (1+ρ)N)(−ρ)^N."""
+    rho = R.rate_momentum(kappa)
+    q = R.filter_values(R.heavy_ball_tuned(1, kappa), np.array([kappa]), N)[-1, 0]
+    assert q == pytest.approx((1 + (1 + rho) * N) * (-rho) ** N, rel=1e-8, abs=1e-300)
+
+
+@pytest.mark.parametrize("kappa", [3.0, 100.0, 2000.0])
+def test_heavy_ball_transient_is_the_supremum_over_the_spectrum(kappa):
+    rho = R.rate_momentum(kappa)
+    sup = R.worst_filter(R.heavy_ball_tuned(1, kappa), 1, kappa, 80)
+    assert np.allclose(sup / rho ** np.arange(81), R.heavy_ball_transient(rho, np.arange(81)),
+                       rtol=1e-9)
+
+
+def test_lemma_f2_counterexample_first_layer_amplifies():
+    """κ = 100, λ = L, v_0 = 0: the tuned step 4/(√L+√μ)² overshoots, |e_1| = 1 − ηL = −2.31."""
+    hb = R.heavy_ball_tuned(1, 100)
+    q = R.filter_values(hb, np.array([100.0]), 12)[:, 0]
+    assert q[1] == pytest.approx(1 - 400 / 121, rel=1e-12)
+    assert abs(q[12]) > 1 > R.rate_vanilla(100) ** 12
+
+
+@given(st.floats(1.0001, 1e6), st.floats(1.5, 1e3))
+def test_threshold_for_a_constant(C, kappa):
+    """With a genuine constant C the momentum bound is below vanilla iff C < r^N, r = ρ_v/ρ_m:
+    the exact threshold is ⌊log C/log r⌋ + 1; the printed ⌈·⌉ agrees unless log C/log r ∈ ℤ."""
+    rv, rm = R.rate_vanilla(kappa), R.rate_momentum(kappa)
+    x = math.log(C) / math.log(rv / rm)
+    assume(abs(x - round(x)) > 1e-9)
+    exact = R.threshold_true(lambda n: np.full_like(n, C), rv, rm)
+    assert exact == math.floor(x) + 1 == R.threshold_printed(C, rv, rm)
+
+
+def test_printed_threshold_is_not_strict_when_the_log_ratio_is_an_integer():
+    rv, rm = R.rate_vanilla(100), R.rate_momentum(100)
+    C = (rv / rm) ** 3
+    N0 = R.threshold_printed(C, rv, rm)
+    assert N0 == 3
+    assert C * rm**N0 == pytest.approx(rv**N0, rel=1e-12)  # equal, not strictly below
+
+
+@pytest.mark.parametrize("kappa,expected", [(10.0, 5), (100.0, 21), (1000.0, 84)])
+def test_true_heavy_ball_threshold(kappa, expected):
+    rv, rm = R.rate_vanilla(kappa), R.rate_momentum(kappa)
+    assert R.threshold_true(lambda n: R.heavy_ball_transient(rm, n), rv, rm) == expected
+
+
+# ------------------------------------------------------------------ sympy and the counterexample
+
+
+def test_symbolic_steps():
+    f1 = R.lemma_f1_symbolic()
+    L, mu = sp.symbols("L mu", positive=True)
+    assert sp.simplify(f1["eta_star"] - 2 / (L + mu)) == 0 and f1["rho_minus_printed"] == 0
+    assert R.rate_gap_symbolic()["gap_minus_printed"] == 0
+    hb = R.heavy_ball_charpoly_symbolic()
+    assert hb["charpoly_minus_printed"] == 0 and hb["disc_at_mu"] == 0 and hb["disc_at_L"] == 0
+
+
+@given(st.floats(-5, 5), st.floats(-5, 5))
+def test_lessard_function_is_smooth_and_strongly_convex(x, y):
+    assume(abs(x - y) > 1e-6)
+    slope = float((R.lessard_gradient(x) - R.lessard_gradient(y)) / (x - y))
+    assert 1 - 1e-9 <= slope <= 25 + 1e-9
+
+
+def test_heavy_ball_cycles_on_the_lessard_function():
+    xs = R.run_momentum(R.lessard_gradient, np.array(3.3), [R.heavy_ball_tuned(1, 25)] * 300)
+    tail = np.array(xs[-30:], dtype=float)
+    assert np.abs(tail[3:] - tail[:-3]).max() < 1e-10 and np.abs(tail).max() > 1
+
+
+# ------------------------------------------------------------------ validation
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: R.gd_tuned(0.0, 1.0), "mu"),
+    (lambda: R.gd_tuned(2.0, 1.0), "L"),
+    (lambda: R.heavy_ball_tuned(float("nan"), 1.0), "mu"),
+    (lambda: R.spectral_radius(R.gd_tuned(1, 2), [1.0, np.nan]), "lam"),
+    (lambda: R.filter_values(R.gd_tuned(1, 2), 1.0, -1), "N"),
+    (lambda: R.minimax_tuning("adam", 1, 10), "family"),
+    (lambda: R.minimax_tuning("gd", 1, 10, lookahead_ratio=0.1), "lookahead_ratio"),
+    (lambda: R.Momentum(0, 0, 1, float("inf")), "eta"),
+    (lambda: R.Momentum.from_effective(0.5, 0.1, 0.1), "q"),
+    (lambda: R.threshold_printed(-1.0, 0.9, 0.5), "C_mom"),
+    (lambda: R.threshold_printed(2.0, 0.5, 0.9), "rho_mom"),
+])
+def test_bad_input_raises_value_error(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+@pytest.mark.parametrize("call,match", [
+    (lambda: R.Momentum(0, 0, 1, "0.1"), "eta"),
+    (lambda: R.filter_values(R.gd_tuned(1, 2), 1.0, 2.5), "N"),
+    (lambda: R.gd_tuned(True, 2.0), "mu"),
+])
+def test_bad_type_raises_type_error(call, match):
+    with pytest.raises(TypeError, match=match):
+        call()
