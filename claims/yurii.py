@@ -73,10 +73,15 @@ def eq6_heavy_ball(budget: str) -> Evidence:
 def _nesterov_hard_quadratic(n: int, L: float):
     """Nesterov's worst smooth convex quadratic (Introductory Lectures, §2.1.2):
     f(x) = L/4 (½ xᵀAx − x₁), A = tridiag(−1, 2, −1) of size n; x*_i = 1 − i/(n+1)."""
-    A = 2 * np.eye(n) - np.eye(n, k=1) - np.eye(n, k=-1)
+    def A(x):  # tridiag(−1, 2, −1) x as a stencil
+        Ax = 2 * x
+        Ax[1:] -= x[:-1]
+        Ax[:-1] -= x[1:]
+        return Ax
+
     e1 = np.eye(n)[0]
-    f = lambda x: L / 4 * (0.5 * x @ A @ x - x[0])
-    grad = lambda x: L / 4 * (A @ x - e1)
+    f = lambda x: L / 4 * (0.5 * x @ A(x) - x[0])
+    grad = lambda x: L / 4 * (A(x) - e1)
     xstar = 1 - np.arange(1, n + 1) / (n + 1)
     return f, grad, xstar
 
@@ -116,7 +121,7 @@ def nag_rate_convex(budget: str) -> Evidence:
         if name.startswith("nesterov"):
             gd = np.array([f(x) - fstar for x in R.run_momentum(
                 grad, x0, [R.gradient_descent(1.0 / L)] * T)])
-            gd_growth = float((gd / bound)[-1])
+            gd_growth = {T // 2: float((gd / bound)[T // 2]), T: float((gd / bound)[T])}
     pepit = {N: {"worst": worst_case("smooth-convex", R.nesterov_convex_schedule(L, N), "value",
                                      L=L), "bound": 2 * L / (N + 1) ** 2}
              for N in ((1, 2, 3) if budget == "quick" else (1, 2, 3, 5, 8))}
@@ -128,5 +133,5 @@ def nag_rate_convex(budget: str) -> Evidence:
                   "(dimension 2T+1) and on log-cosh regressions; PEPit's exact worst case over "
                   "L-smooth convex f (when installed) within the bound up to the SDP solver's accuracy (1e-4 relative)",
         numbers={"T": T, "max_gap_over_bound": worst_ratio,
-                 "gd_gap_over_nag_bound_at_T (grows like t: GD is only O(1/t))": gd_growth,
+                 "gd_gap_over_nag_bound_at_T/2_and_T (grows: GD is only O(1/t))": gd_growth,
                  "pepit": pepit})
