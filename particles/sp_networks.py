@@ -89,6 +89,7 @@ class ResNet(_Integrator):
         y = torch.tanh(self.up(Z[..., -1]))
         return self.down(y + torch.tanh(self.layer(y)))
 
+    @torch.no_grad()
     def output_bound(self) -> torch.Tensor:
         """A bound on |𝒩𝒩(Z)_i| for every input: y + tanh(Wy + b) ∈ [−2, 2]^{2N} because y = tanh(·),
         so |𝒩𝒩_i| <= 2 Σ_j |W_dn,ij| + |c_i|. The ResNet of fig. 6 cannot diverge to infinity."""
