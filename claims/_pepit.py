@@ -15,15 +15,18 @@ def worst_case(function_class: str, steps: Sequence[Momentum], metric: str, *, L
                mu: float = 0.0) -> float | None:
     """max over f in the class and x_0 with ‖x_0 − x*‖² ≤ 1 of the metric at the last iterate.
 
-    function_class: "smooth-convex" (L) or "smooth-strongly-convex" (μ, L);
+    function_class: "smooth-convex" (L), "smooth-strongly-convex" (μ, L) or "quadratic"
+    (½xᵀQx with μ ≤ Q ≤ L, Bousselmi–Hendrickx–Glineur interpolation);
     metric: "distance" ‖x_N − x*‖² or "value" f(x_N) − f*."""
     try:
         from PEPit import PEP
-        from PEPit.functions import SmoothConvexFunction, SmoothStronglyConvexFunction
+        from PEPit.functions import (SmoothConvexFunction, SmoothStronglyConvexFunction,
+                                     SmoothStronglyConvexQuadraticFunction)
     except ImportError:
         return None
     classes = {"smooth-convex": (SmoothConvexFunction, {"L": L}),
-               "smooth-strongly-convex": (SmoothStronglyConvexFunction, {"mu": mu, "L": L})}
+               "smooth-strongly-convex": (SmoothStronglyConvexFunction, {"mu": mu, "L": L}),
+               "quadratic": (SmoothStronglyConvexQuadraticFunction, {"mu": mu, "L": L})}
     if function_class not in classes:
         raise ValueError(f"function_class must be one of {sorted(classes)}, got {function_class!r}")
     if metric not in ("distance", "value"):

@@ -126,10 +126,19 @@ def lemma_f2(budget: str) -> Evidence:
     xs = R.run_momentum(lambda E: H @ E, E0, [hb] * N)
     excess = max(np.linalg.norm(x) / (R.heavy_ball_transient(rho, n) * rho**n * np.linalg.norm(E0))
                  for n, x in enumerate(xs)) - 1
+    pepit = None
+    if budget == "full":  # PEPit's exact worst case over quadratics = max_λ |q_N(λ)|²
+        pepit = {n: {"pepit_quadratic": worst_case("quadratic", [R.heavy_ball_tuned(1.0, 10.0)] * n,
+                                                   "distance", mu=1.0, L=10.0),
+                     "filters": float(_hb_sup_ratio(10.0, n)[-1] * R.rate_momentum(10.0) ** n) ** 2}
+                 for n in (1, 3, 6)}
     transients = _power_norm_transients(N)
     # ‖T(L)^N‖/ρ^N of the Jordan block grows linearly: the ratio per layer tends to a constant
     slope = transients["heavy_ball_tuned"]["L"][-1] / N
     ok_correction = ok_rate and transient_err < 1e-9 and excess < 1e-10
+    if pepit is not None and all(v["pepit_quadratic"] is not None for v in pepit.values()):
+        ok_correction &= all(abs(v["pepit_quadratic"] / v["filters"] - 1) < 1e-4  # SDP accuracy
+                             for v in pepit.values())
     return Evidence(
         verdict=verdict_from(ok_rate and bounded, ok_correction),
         criterion="rate part: sympy ρ_van − ρ_mom − 2s(s−1)/((s²+1)(s+1)) ≡ 0, heavy-ball "
@@ -141,7 +150,7 @@ def lemma_f2(budget: str) -> Evidence:
                  "sup_ratio_at_depth": growth, "max_rel_error_vs_1+(1+rho)N": transient_err,
                  "first_layer_gain_at_L_kappa100": abs(1 - hb.eta * kappa),
                  "random_H_bound_excess": excess, "power_norm_over_rho^N_kappa100": transients,
-                 "power_norm_ratio_per_layer_at_L": slope,
+                 "power_norm_ratio_per_layer_at_L": slope, "pepit_kappa10": pepit,
                  "disc_at_mu": str(charpoly["disc_at_mu"]), "disc_at_L": str(charpoly["disc_at_L"])},
         counterexample={"kappa": 100.0, "lambda": "L", "v0": 0.0, "N": 12,
                         "|q_N|/rho^N": float(_hb_sup_ratio(100.0, 12)[-1]),
@@ -186,6 +195,15 @@ def thm_f4(budget: str) -> Evidence:
              "true_threshold": R.threshold_true(
                  lambda n: R.heavy_ball_transient(R.rate_momentum(100.0), n),
                  R.rate_vanilla(100.0), R.rate_momentum(100.0))}
+    # tuned for the depth instead of asymptotically, momentum wins at every depth N ≥ 2
+    tuned_kappas = sorted({100.0, *(kappas[::4] if budget == "full" else [])})
+    depth_tuned = {k: {"depth_tuned": R.depth_tuning(1.0, k, 12)[1],
+                       "heavy_ball_tuned": float(R.worst_filter(R.heavy_ball_tuned(1.0, k), 1.0, k,
+                                                                12)[-1]),
+                       "vanilla": R.rate_vanilla(k) ** 12, "chebyshev_floor": R.chebyshev_floor(k, 12)}
+                   for k in tuned_kappas}
+    ok_correction &= all(v["chebyshev_floor"] - 1e-12 <= v["depth_tuned"] < v["vanilla"]
+                         for v in depth_tuned.values())
     # Strictness of the printed threshold for a valid constant: C = r^k gives N₀ = k and equality.
     kappa = 100.0
     r = R.rate_vanilla(kappa) / R.rate_momentum(kappa)
@@ -201,10 +219,12 @@ def thm_f4(budget: str) -> Evidence:
         criterion="printed: needs an N-independent C_mom (sup_N sup_λ|q_N|/ρ^N < 2 at N = 200) and "
                   "strict inequality at N = N₀; correction: the depth N* where "
                   "(1+(1+ρ_mom)N)ρ_mom^N drops below ρ_van^N for good equals the depth read off "
-                  "the filters sup_λ|q_N^HB(λ)| < ρ_van^N",
+                  "the filters sup_λ|q_N^HB(λ)| < ρ_van^N, and the depth-12-tuned family sits "
+                  "between the Chebyshev floor (−1e-12) and vanilla",
         numbers={"kappas": kappas, "true_threshold_N*": n_true, "threshold_from_filters": n_check,
                  "momentum_below_vanilla_at_depth_12": n_gpt2,
-                 "printed_N0_with_C_valid_to_depth": printed_with, "bounds_vs_depth_kappa100": curve,
+                 "printed_N0_with_C_valid_to_depth": printed_with,
+                 "depth_12_worst_cases": depth_tuned, "bounds_vs_depth_kappa100": curve,
                  "sup_ratio_at_N200_kappa100": sup_ratio,
                  "C=r^3: N0": N0, "C=r^3: log C − N0 log r": equality_gap},
         counterexample={"no finite C_mom": "sup_λ|q_N|/ρ^N = 1 + (1+ρ)N (Lemma F.2 entry)",
@@ -212,7 +232,9 @@ def thm_f4(budget: str) -> Evidence:
         correction="with the sharp factor 1 + (1+ρ_mom)N the momentum bound is strictly below the "
                    "vanilla bound exactly for N ≥ N*(κ), the smallest N with "
                    "1 + (1+ρ_mom)n < (ρ_van/ρ_mom)^n for all n ≥ N (N*(10) = 5, N*(100) = 21, "
-                   "N*(1000) = 84); for a genuine constant the threshold is ⌊log C/log r⌋ + 1")
+                   "N*(1000) = 84); for a genuine constant the threshold is ⌊log C/log r⌋ + 1. "
+                   "Coefficients tuned for the depth N (not asymptotically) beat vanilla already "
+                   "at N = 12 (κ = 100: 0.193 vs 0.787; Chebyshev floor 0.179)")
 
 
 def _random_tmm(rng) -> tuple[float, float, float, float]:

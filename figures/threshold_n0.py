@@ -27,13 +27,18 @@ def draw(ctx: Context) -> None:
         ax0.text(kappa[0], depth + 1, f"{depth} layers", fontsize=7, color="gray")
     ax0.set(xscale="log", yscale="symlog", ylim=(0, None), xlabel="κ", ylabel="depth",
             title="where the momentum bound drops below vanilla")
-    ax0.legend(fontsize=7, loc="upper left")
+    ax0.legend(fontsize=7, loc="lower right")
     curve = num["bounds_vs_depth_kappa100"]
     n = np.arange(len(curve["vanilla"]))
     ax1.semilogy(n, curve["vanilla"], "k-", label="vanilla ρ_van^N (sharp)")
     ax1.semilogy(n, curve["sup_filter_heavy_ball"], color="C3",
                  label="heavy ball sup_λ |q_N(λ)| (sharp)")
     ax1.semilogy(n, curve["rho_mom^N"], color="C0", ls="--", label="C_mom ρ_mom^N with C_mom = 1")
+    tuned = num["depth_12_worst_cases"][100.0]
+    ax1.plot([12], [tuned["depth_tuned"]], "D", color="C2",
+             label="family tuned for depth 12 (min_coeffs max_λ |q_12|)")
+    ax1.plot([12], [tuned["chebyshev_floor"]], "_", color="k", ms=14,
+             label="Chebyshev floor at depth 12")
     ax1.axvline(curve["true_threshold"], color="C3", ls=":", lw=1,
                 label=f"N* = {curve['true_threshold']}")
     ax1.set(xlabel="depth N", ylabel="worst-case |e_N| / |e_0|", title="κ = 100")
@@ -42,4 +47,4 @@ def draw(ctx: Context) -> None:
         ax.grid(alpha=0.3, which="both")
     ctx.save(fig)
     ctx.save_json({"true_threshold": true, "printed_N0": num["printed_N0_with_C_valid_to_depth"],
-                   "bounds_vs_depth_kappa100": curve})
+                   "bounds_vs_depth_kappa100": curve, "depth_12_kappa100": tuned})

@@ -158,3 +158,13 @@ def test_pepit_nesterov_convex_bound(N):
     worst_case = _pepit()
     tau = worst_case("smooth-convex", R.nesterov_convex_schedule(1.0, N), "value", L=1.0)
     assert tau <= 2 / (N + 1) ** 2 * (1 + 1e-4)
+
+
+@pytest.mark.parametrize("N", [1, 3])
+def test_pepit_quadratic_class_equals_the_filter_worst_case(N):
+    """Over quadratics ½xᵀQx with μ ≤ Q ≤ L and v_0 = 0, the worst ‖x_N − x*‖²/‖x_0 − x*‖² is
+    max_λ |q_N(λ)|²: PEPit's SDP and our filters agree to its accuracy (1e-4 relative)."""
+    worst_case = _pepit()
+    for m in (R.heavy_ball_tuned(1, 10), R.nesterov_classical(1, 10)):
+        tau = worst_case("quadratic", [m] * N, "distance", mu=1.0, L=10.0)
+        assert tau == pytest.approx(R.worst_filter(m, 1.0, 10.0, N)[-1] ** 2, rel=1e-4)

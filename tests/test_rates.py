@@ -188,6 +188,29 @@ def test_true_heavy_ball_threshold(kappa, expected):
     assert R.threshold_true(lambda n: R.heavy_ball_transient(rm, n), rv, rm) == expected
 
 
+@given(members, st.floats(1.5, 200.0), st.integers(1, 20))
+def test_every_filter_lies_above_the_chebyshev_floor(m, kappa, N):
+    """max_λ |q_N(λ)| ≥ 1/T_N((κ+1)/(κ−1)) for every member: q_N has degree ≤ N and q_N(0) = 1.
+    The grid max under-estimates the sup, so the slack is relative 1e-9 plus the grid effect,
+    which is nil here because the grid contains the endpoints and the floor is far below."""
+    sup = R.worst_filter(m, 1.0, kappa, N, n_grid=1025)[-1]
+    assert sup >= R.chebyshev_floor(kappa, N) * (1 - 1e-9)
+
+
+def test_chebyshev_floor_is_attained_at_depth_one_by_gd():
+    for kappa in (2.0, 50.0):
+        assert R.chebyshev_floor(kappa, 1) == pytest.approx(R.rate_vanilla(kappa), rel=1e-12)
+
+
+@pytest.mark.slow
+def test_depth_tuned_momentum_beats_vanilla_at_depth_12():
+    """Tuned for N = 12 (not asymptotically), the momentum family beats vanilla at κ = 100 and
+    comes within 10 % of the Chebyshev floor."""
+    m, worst = R.depth_tuning(1.0, 100.0, 12)
+    assert R.chebyshev_floor(100.0, 12) - 1e-12 <= worst < 0.3 * R.rate_vanilla(100.0) ** 12
+    assert worst < 1.1 * R.chebyshev_floor(100.0, 12)
+
+
 # ------------------------------------------------------------------ sympy and the counterexample
 
 

@@ -349,9 +349,42 @@ def minimax_tuning(family: str, mu: float, L: float, lookahead_ratio: float | No
     else:
         starts = [[hb[0], hb[2], 0.0], list(nag)]
     best = min((minimize(objective, np.asarray(x0, float), method="Nelder-Mead",
-                         options=dict(xatol=1e-13, fatol=1e-15, maxiter=20_000, maxfev=40_000))
+                         options=dict(xatol=1e-13, fatol=1e-15, maxiter=3000, maxfev=6000))
                 for x0 in starts), key=lambda r: r.fun)
     return member(best.x), float(best.fun)
+
+
+def chebyshev_floor(kappa: float, N: int) -> float:
+    """min over real polynomials p of degree ≤ N with p(0) = 1 of max_{λ∈[μ,L]} |p(λ)|:
+    1/T_N((κ+1)/(κ−1)) = 2rᴺ/(1 + r²ᴺ), r = (√κ − 1)/(√κ + 1). Every filter q_N of the family
+    (and of any Krylov method) lies above it."""
+    kappa, N = _finite(kappa, "kappa"), _depth(N)
+    if kappa < 1:
+        raise ValueError(f"kappa must be >= 1, got {kappa}")
+    r = rate_momentum(kappa)
+    return 2 * r**N / (1 + r ** (2 * N))
+
+
+def depth_tuning(mu: float, L: float, N: int, n_grid: int = 513) -> tuple[Momentum, float]:
+    """Minimize the finite-depth worst case max_λ |q_N(λ)| (v_0 = 0) over all (b, p, q), i.e. the
+    whole Nesterov/TMM family, on endpoints + a Chebyshev grid; Nelder–Mead from the classical
+    tunings. This is the best a momentum stream can do at depth N with constant coefficients."""
+    mu, L = _interval(mu, L)
+    N = _depth(N)
+    k = np.arange(n_grid)
+    lam = np.concatenate([[mu, L], 0.5 * (mu + L) - 0.5 * (L - mu) * np.cos(np.pi * k / (n_grid - 1))])
+
+    def objective(x) -> float:
+        if x[2] == x[1]:
+            return np.inf
+        return float(np.abs(filter_values(Momentum.from_effective(*x), lam, N)[-1]).max())
+
+    starts = [heavy_ball_tuned(mu, L).effective, nesterov_classical(mu, L).effective,
+              (0.0, 0.0, 2.0 / (L + mu))]
+    best = min((minimize(objective, np.asarray(x0, float), method="Nelder-Mead",
+                         options=dict(xatol=1e-12, fatol=1e-14, maxiter=5000))
+                for x0 in starts), key=lambda r: r.fun)
+    return Momentum.from_effective(*best.x), float(best.fun)
 
 
 # ------------------------------------------------------------------ trajectories on a gradient oracle
