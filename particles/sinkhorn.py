@@ -1,0 +1,309 @@
+"""Log-domain Sinkhorn, same-marginal Schrödinger bridges, and the particle updates of seed 003
+(Agarwal, Mulcahy, Pal, Harchaoui, "Heat flow through pretrained transformer", slides on
+[AHMP24] and the Sinkformers of [SABP22]).
+
+Objects (for a cloud x ∈ R^{N×d} with weights a, batched over leading axes):
+
+* `sinkhorn_log`: the entropic plan π_ij = a_i b_j exp((f_i + g_j − C_ij)/ε) with marginals a, b,
+  by alternating row/column normalization in the log domain (seed 003, slide "Sinkformer
+  Self-Attention Mechanism": K^{ℓ+1} = N_R(K^ℓ) for even ℓ, N_C(K^ℓ) for odd ℓ, K⁰ = exp(C)).
+* `schrodinger_bridge`: the same-marginal SB π_{ρ,ε} of ρ = Σ aᵢδ_{xᵢ} for the cost κ|x−y|²
+  (``cost="half_sq"``: κ = 1/2, which is the plan of Sinkhorn(xᵀy/ε); ``"sq"``: κ = 1, the slide
+  "Entropic Regularization"). It solves the symmetric fixed point f = T(f) by the averaged
+  iteration f ← (f + T(f))/2, which converges much faster than alternating updates when a = b.
+* `barycentric_projection` B_{ρ,ε}(x) = E_π[Y | X = x], `sb_step` the SB update (2Id − B)#ρ,
+  `euler_step` the explicit Euler update (Id − (ε/2)∇log ρ)#ρ with a given score (closed form or
+  `kde_score`), and `sinkformer_attention` the literal attention step x_i ← Σ_j K^∞_ij W_V x_j.
+
+Everything is vectorized torch (logsumexp over whole matrices, no loop over particles), keeps the
+dtype and device of its inputs (use float64 for checks), and never sets torch global defaults.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import torch
+
+from theory.gaussian_ot import cost_kappa
+
+# ------------------------------------------------------------------ validation
+
+
+def _check_eps(eps) -> float:
+    if isinstance(eps, bool) or not isinstance(eps, (int, float)):
+        raise TypeError(f"eps must be a real number, got {type(eps).__name__}")
+    eps = float(eps)
+    if not eps > 0 or eps == float("inf"):
+        raise ValueError(f"eps must be finite and > 0, got {eps}")
+    return eps
+
+
+def _check_points(x, name: str = "x") -> torch.Tensor:
+    if not isinstance(x, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
+    if not x.is_floating_point():
+        raise TypeError(f"{name} must be a floating tensor, got {x.dtype}")
+    if x.ndim < 2:
+        raise ValueError(f"{name} must have shape (..., N, d), got {tuple(x.shape)}")
+    if not torch.isfinite(x).all():
+        raise ValueError(f"{name} contains NaN or inf")
+    return x
+
+
+def _log_weights(w, shape: torch.Size, like: torch.Tensor, name: str) -> torch.Tensor:
+    """log of the weights (uniform 1/N when None); they must be >= 0 and sum to 1."""
+    if w is None:
+        return torch.full(shape, -math.log(shape[-1]), dtype=like.dtype, device=like.device)
+    if not isinstance(w, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor or None, got {type(w).__name__}")
+    w = w.to(dtype=like.dtype, device=like.device)
+    if w.shape[-1] != shape[-1]:
+        raise ValueError(f"{name} must have last dimension {shape[-1]}, got shape {tuple(w.shape)}")
+    if not torch.isfinite(w).all() or (w < 0).any():
+        raise ValueError(f"{name} must be finite and >= 0")
+    total = w.sum(-1)
+    if ((total - 1).abs() > 1e-9).any():
+        raise ValueError(f"{name} must sum to 1 over the last axis, got sums {total.flatten()[:4].tolist()}")
+    return torch.log(w).expand(shape)
+
+
+def _check_positive_int(n, name: str) -> int:
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"{name} must be an int, got {type(n).__name__}")
+    if n < 1:
+        raise ValueError(f"{name} must be >= 1, got {n}")
+    return n
+
+
+# ------------------------------------------------------------------ Sinkhorn
+
+
+@dataclass(frozen=True)
+class SinkhornReport:
+    """iterations run; residual: max over the batch of ‖row marginal − a‖₂ of the returned plan
+    (its column marginal is exact); converged: residual <= tol."""
+
+    iterations: int
+    residual: float
+    tol: float
+    converged: bool
+
+
+class SinkhornNotConverged(RuntimeError):
+    """Raised when the marginal residual is still above `tol` after `max_iter` iterations."""
+
+    def __init__(self, report: SinkhornReport):
+        self.report = report
+        super().__init__(f"Sinkhorn did not converge in max_iter={report.iterations} iterations: "
+                         f"marginal residual {report.residual:.3e} > tol {report.tol:.1e} "
+                         f"(raise max_iter or eps)")
+
+
+def pairwise_cost(x: torch.Tensor, y: torch.Tensor, cost: str = "half_sq") -> torch.Tensor:
+    """C_ij = κ|x_i − y_j|² (κ from `cost`), batched over leading axes; exact differences."""
+    kappa = cost_kappa(cost)
+    return kappa * torch.cdist(x, y, compute_mode="donot_use_mm_for_euclid_dist").square()
+
+
+def _marginal_residual(log_a: torch.Tensor, delta: torch.Tensor) -> torch.Tensor:
+    """‖a·(exp(Δ) − 1)‖₂ over the last axis, max over the batch (Δ = log(row marginal / a))."""
+    return (torch.exp(log_a) * torch.expm1(delta.clamp(max=50.0))).norm(dim=-1).max()
+
+
+def sinkhorn_log(C: torch.Tensor, eps: float, a: torch.Tensor | None = None,
+                 b: torch.Tensor | None = None, *, tol: float = 1e-9, max_iter: int = 10_000,
+                 f: torch.Tensor | None = None, g: torch.Tensor | None = None,
+                 raise_on_fail: bool = True):
+    """Entropic OT plan π = diag(a)·exp((f ⊕ g − C)/ε)·diag(b) with marginals (a, b).
+
+    C: cost (..., N, M); a (..., N), b (..., M) weights (uniform when None). The updates are the
+    row and column normalizations of seed 003 (slide "Sinkformer Self-Attention Mechanism"),
+    starting with a row normalization of K⁰ = exp(−C/ε) when f, g are not given:
+
+        f_i = −ε log Σ_j b_j exp((g_j − C_ij)/ε),     g_j = −ε log Σ_i a_i exp((f_i − C_ij)/ε).
+
+    Returns (f, g, report); the returned pair has exact columns and a row residual <= tol.
+    Raises `SinkhornNotConverged` (with the residual reached) after `max_iter` iterations unless
+    `raise_on_fail` is False.
+    """
+    C = _check_points(C, "C")
+    eps = _check_eps(eps)
+    max_iter = _check_positive_int(max_iter, "max_iter")
+    if not tol > 0:
+        raise ValueError(f"tol must be > 0, got {tol}")
+    log_a = _log_weights(a, C.shape[:-1], C, "a")
+    log_b = _log_weights(b, C.shape[:-2] + C.shape[-1:], C, "b")
+
+    minus_C_over_eps = -C / eps   # one N×M temporary per update below, no more
+
+    def update_f(g):  # row normalization N_R
+        return -eps * torch.logsumexp(minus_C_over_eps + (g / eps + log_b).unsqueeze(-2), dim=-1)
+
+    def update_g(f):  # column normalization N_C
+        return -eps * torch.logsumexp(minus_C_over_eps + (f / eps + log_a).unsqueeze(-1), dim=-2)
+
+    if f is None:
+        f = update_f(torch.zeros_like(log_b) if g is None else g)
+    residual = float("inf")
+    for it in range(1, max_iter + 1):
+        g = update_g(f)
+        f_next = update_f(g)
+        residual = float(_marginal_residual(log_a, (f - f_next) / eps))
+        if residual <= tol:
+            return f, g, SinkhornReport(it, residual, tol, True)
+        f = f_next
+    report = SinkhornReport(max_iter, residual, tol, False)
+    if raise_on_fail:
+        raise SinkhornNotConverged(report)
+    return f, g, report
+
+
+def log_plan(C: torch.Tensor, eps: float, f: torch.Tensor, g: torch.Tensor,
+             a: torch.Tensor | None = None, b: torch.Tensor | None = None) -> torch.Tensor:
+    """log π_ij = log a_i + log b_j + (f_i + g_j − C_ij)/ε."""
+    eps = _check_eps(eps)
+    log_a = _log_weights(a, C.shape[:-1], C, "a")
+    log_b = _log_weights(b, C.shape[:-2] + C.shape[-1:], C, "b")
+    return log_a.unsqueeze(-1) + log_b.unsqueeze(-2) + (f.unsqueeze(-1) + g.unsqueeze(-2) - C) / eps
+
+
+# ------------------------------------------------------------------ same-marginal Schrödinger bridge
+
+
+@dataclass(frozen=True)
+class SchrodingerBridge:
+    """π_{ρ,ε} of ρ = Σ aᵢδ_{xᵢ}: π_ij = a_i a_j exp((f_i + f_j − C_ij)/ε), C_ij = κ|x_i − x_j|²."""
+
+    x: torch.Tensor
+    log_a: torch.Tensor
+    eps: float
+    cost: str
+    f: torch.Tensor
+    report: SinkhornReport
+
+    def cost_matrix(self) -> torch.Tensor:
+        return pairwise_cost(self.x, self.x, self.cost)
+
+    def log_plan(self) -> torch.Tensor:
+        C = self.cost_matrix()
+        return (self.log_a.unsqueeze(-1) + self.log_a.unsqueeze(-2)
+                + (self.f.unsqueeze(-1) + self.f.unsqueeze(-2) - C) / self.eps)
+
+    def barycentric_projection(self) -> torch.Tensor:
+        """B_{ρ,ε}(x_i) = E_π[Y | X = x_i] = Σ_j π_ij x_j / Σ_j π_ij (seed 003, slide "Entropic
+        Regularization"), a softmax over j of (f_j − C_ij)/ε + log a_j."""
+        logits = (self.f.unsqueeze(-2) - self.cost_matrix()) / self.eps + self.log_a.unsqueeze(-2)
+        return torch.softmax(logits, dim=-1) @ self.x
+
+
+def schrodinger_bridge(x: torch.Tensor, eps: float, weights: torch.Tensor | None = None, *,
+                       cost: str = "half_sq", tol: float = 1e-10, max_iter: int = 10_000,
+                       f: torch.Tensor | None = None) -> SchrodingerBridge:
+    """The same-marginal Schrödinger bridge π_{ρ,ε}, ρ = Σ aᵢδ_{xᵢ} (seed 003, slide "Self-attention
+    update via same marginal Schrödinger bridges").
+
+    With a = b and a symmetric cost the optimal potentials coincide (f = g), and f is the fixed
+    point of T(f)_i = −ε log Σ_j a_j exp((f_j − C_ij)/ε); the averaged iteration f ← (f + T(f))/2
+    converges to it. `f` warm-starts (e.g. from the previous step of a particle scheme).
+    The residual is ‖row marginal − a‖₂ (= the column one, by symmetry).
+    """
+    x = _check_points(x)
+    eps = _check_eps(eps)
+    max_iter = _check_positive_int(max_iter, "max_iter")
+    if not tol > 0:
+        raise ValueError(f"tol must be > 0, got {tol}")
+    log_a = _log_weights(weights, x.shape[:-1], x, "weights")
+    minus_C_over_eps = -pairwise_cost(x, x, cost) / eps
+
+    def T(f):
+        return -eps * torch.logsumexp(minus_C_over_eps + (f / eps + log_a).unsqueeze(-2), dim=-1)
+
+    f = torch.zeros_like(log_a) if f is None else f.to(dtype=x.dtype, device=x.device)
+    residual = float("inf")
+    for it in range(1, max_iter + 1):
+        Tf = T(f)
+        residual = float(_marginal_residual(log_a, (f - Tf) / eps))
+        if residual <= tol:
+            return SchrodingerBridge(x, log_a, eps, cost, f, SinkhornReport(it, residual, tol, True))
+        f = 0.5 * (f + Tf)
+    raise SinkhornNotConverged(SinkhornReport(max_iter, residual, tol, False))
+
+
+def barycentric_projection(x: torch.Tensor, eps: float, weights: torch.Tensor | None = None,
+                           **kw) -> torch.Tensor:
+    """B_{ρ,ε}(x_i) for the empirical ρ = Σ aᵢδ_{xᵢ}; keywords as in `schrodinger_bridge`."""
+    return schrodinger_bridge(x, eps, weights, **kw).barycentric_projection()
+
+
+def sb_step(x: torch.Tensor, eps: float, weights: torch.Tensor | None = None, **kw):
+    """One SB update SB¹_ε(ρ) = (2Id − B_{ρ,ε})#ρ (seed 003, slide "Result 2"): the particles move
+    to 2xᵢ − B(xᵢ) and keep their weights. Returns (new x, the bridge) — pass `f=bridge.f` to the
+    next step to warm-start it."""
+    bridge = schrodinger_bridge(x, eps, weights, **kw)
+    return 2 * x - bridge.barycentric_projection(), bridge
+
+
+def euler_step(x: torch.Tensor, eps: float,
+               score: torch.Tensor | Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
+    """Explicit Euler update S¹_ε(ρ) = (Id − (ε/2)∇log ρ)#ρ (seed 003, slide "Result 2"), with
+    `score` either ∇log ρ at the particles or a callable returning it (closed form, `kde_score`)."""
+    x = _check_points(x)
+    eps = _check_eps(eps)
+    s = score(x) if callable(score) else score
+    if not isinstance(s, torch.Tensor) or s.shape != x.shape:
+        raise ValueError(f"score must have the shape of x {tuple(x.shape)}, "
+                         f"got {getattr(s, 'shape', type(s).__name__)}")
+    return x - 0.5 * eps * s
+
+
+def kde_score(at: torch.Tensor, x: torch.Tensor, bandwidth: float,
+              weights: torch.Tensor | None = None) -> torch.Tensor:
+    """Score of the Gaussian kernel estimate ρ_h = Σ_j a_j N(x_j, h²I) at the points `at`:
+    ∇log ρ_h(y) = Σ_j softmax_j(−|y − x_j|²/(2h²) + log a_j)·(x_j − y)/h²."""
+    at, x = _check_points(at, "at"), _check_points(x)
+    h = _check_eps(bandwidth)
+    log_a = _log_weights(weights, x.shape[:-1], x, "weights")
+    logits = -pairwise_cost(at, x, "half_sq") / h ** 2 + log_a.unsqueeze(-2)
+    return (torch.softmax(logits, dim=-1) @ x - at) / h ** 2
+
+
+# ------------------------------------------------------------------ the Sinkformer attention step
+
+
+def sinkformer_attention(x: torch.Tensor, eps: float, W_Q: torch.Tensor, W_K: torch.Tensor,
+                         W_V: torch.Tensor, *, tol: float = 1e-10, max_iter: int = 10_000):
+    """The Sinkformer self-attention update of seed 003 (slide "Temperature Parameter"):
+
+        x_i ← Σ_j K^∞_ij W_V x_j,   K^∞ = Sinkhorn(C/ε),   C_ij = (W_Q x_i)ᵀ(W_K x_j),
+
+    K^∞ the limit of alternating row/column normalizations of exp(C/ε) (row first), computed as
+    N·π with π the plan of `sinkhorn_log` for the cost −C and uniform marginals. Returns
+    (updated x, K^∞, report).
+    """
+    x = _check_points(x)
+    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
+        if not isinstance(W, torch.Tensor) or W.ndim != 2 or W.shape[-1] != x.shape[-1]:
+            raise ValueError(f"{name} must be a matrix with {x.shape[-1]} columns, "
+                             f"got {getattr(W, 'shape', type(W).__name__)}")
+    q, k = x @ W_Q.T, x @ W_K.T
+    C = q @ k.transpose(-1, -2)
+    f, g, report = sinkhorn_log(-C, eps, tol=tol, max_iter=max_iter)
+    K = torch.exp(log_plan(-C, eps, f, g) + math.log(x.shape[-2]))
+    return K @ (x @ W_V.T), K, report
+
+
+def sb_scheme(x0: torch.Tensor, eps: float, n_steps: int, weights: torch.Tensor | None = None,
+              **kw):
+    """The iterated SB scheme SB^{k+1}_ε(ρ) = SB¹_ε(SB^k_ε(ρ)), k < n_steps (seed 003, slide
+    "Result 3: Uniform Convergence"), warm-starting each bridge from the previous potential.
+    Returns (iterates of shape (n_steps + 1, *x0.shape), total Sinkhorn iterations)."""
+    x = _check_points(x0, "x0")
+    n_steps = _check_positive_int(n_steps, "n_steps")
+    iterates, f, total = [x], None, 0
+    for _ in range(n_steps):
+        x, bridge = sb_step(x, eps, weights, f=f, **kw)
+        f, total = bridge.f, total + bridge.report.iterations
+        iterates.append(x)
+    return torch.stack(iterates), total
