@@ -128,6 +128,22 @@ def test_tmm_is_nesterov_with_a_rescaled_velocity(mu, beta, gamma, nu):
                        atol=1e-12)
 
 
+@given(st.floats(1.5, 1e3), st.floats(-2, 2), st.floats(-2, 2))
+def test_vsfl_triple_momentum_is_the_template_in_its_own_form(kappa, x0, x1):
+    """ξ⁺ = (1+β)ξ − βξ⁻ − α∇f((1+γ)ξ − γξ⁻) equals `triple_momentum_vsfl` run through (6)."""
+    grad = lambda x: np.array([1.0, kappa]) * x
+    tm, delta = R.triple_momentum_vsfl(1.0, kappa)
+    rho = 1 - 1 / math.sqrt(kappa)
+    alpha, beta, gamma = (1 + rho) / kappa, rho**2 / (2 - rho), rho**2 / ((1 + rho) * (2 - rho))
+    assert delta == pytest.approx(rho**2 / (1 - rho**2), rel=1e-12)
+    xi_prev = xi = np.array([x0, x1])
+    ours = R.run_momentum(grad, xi, [tm] * 20)
+    for n in range(20):
+        xi, xi_prev = (1 + beta) * xi - beta * xi_prev - alpha * grad((1 + gamma) * xi
+                                                                      - gamma * xi_prev), xi
+        assert np.allclose(ours[n + 1], xi, rtol=1e-10, atol=1e-12)
+
+
 @given(members)
 def test_from_effective_round_trip(m):
     b, p, q = m.effective
