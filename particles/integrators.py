@@ -94,6 +94,16 @@ def _check(q: Tensor, p: Tensor, t, h, damping: Damping) -> tuple[float, float]:
     return float(t), float(h)
 
 
+def _check_solved(name: str, x: Tensor, fx: Tensor, rtol: float = 1e-12) -> None:
+    """Raise when the fixed-point iteration x = f(x) has not converged (outside transforms)."""
+    if _under_transform(x):
+        return
+    res = float((x - fx).abs().max())
+    if not res <= rtol * (1.0 + float(x.abs().max())):
+        raise ValueError(f"h: the fixed-point solve for {name} did not converge (residual {res:.3g}); "
+                         "reduce h or raise iterations")
+
+
 def _under_transform(x: Tensor) -> bool:
     """True inside torch.func transforms (vmap/jacrev), where data-dependent checks cannot run."""
     return torch._C._functorch.is_functorch_wrapped_tensor(x)
@@ -141,6 +151,7 @@ def conformal_symplectic_euler_implicit(q: Tensor, p: Tensor, t: float, h: float
     p_hat = p - h * field.grad_q(q, p)
     for _ in range(iterations):
         p_hat = p - h * field.grad_q(q, p_hat)
+    _check_solved("p̂", p_hat, p - h * field.grad_q(q, p_hat))
     return Step(q + h * field.grad_p(q, p_hat), damping.sigma(t, h) * p_hat)
 
 
@@ -155,6 +166,9 @@ def conformal_midpoint(q: Tensor, p: Tensor, t: float, h: float, field: Hamilton
     for _ in range(iterations):
         qm, pm = (q + q1) / 2, (p0 + p1) / 2
         q1, p1 = q + h * field.grad_p(qm, pm), p0 - h * field.grad_q(qm, pm)
+    qm, pm = (q + q1) / 2, (p0 + p1) / 2
+    _check_solved("(q⁺, p⁺)", torch.cat((q1, p1)),
+                  torch.cat((q + h * field.grad_p(qm, pm), p0 - h * field.grad_q(qm, pm))))
     return Step(q1, damping.sigma(t + h / 2, h / 2) * p1)
 
 
