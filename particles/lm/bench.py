@@ -13,7 +13,10 @@ Two comparisons, both paired and interleaved so that machine load cancels in the
 A training step is forward + cross-entropy + backward + AdamW step + zero_grad on one fixed
 batch. Each round times `steps` consecutive steps of every model, in an order rotated between
 rounds; the per-round ratio t_model / t_baseline is the paired statistic, summarized by its
-median and quartiles. Timings are measurements, never unit-test assertions.
+median and quartiles. On CPU the clock is the process's CPU time (`time.process_time`), which on a
+shared machine excludes the time the process waits for a core; run single-threaded it is the
+step's compute cost. On CUDA it is wall time after a device synchronization. Timings are
+measurements, never unit-test assertions.
 """
 from __future__ import annotations
 
@@ -122,6 +125,7 @@ def time_training(models: Mapping[str, nn.Module], idx: torch.Tensor, targets: t
         opt.step()
         opt.zero_grad(set_to_none=True)
 
+    clock = time.perf_counter if idx.device.type == "cuda" else time.process_time
     names = list(models)
     for name in names:
         models[name].train()
@@ -131,11 +135,11 @@ def time_training(models: Mapping[str, nn.Module], idx: torch.Tensor, targets: t
     seconds: dict[str, list[float]] = {name: [] for name in names}
     for r in range(rounds):
         for name in names[r % len(names):] + names[: r % len(names)]:  # rotate the order
-            start = time.perf_counter()
+            start = clock()
             for _ in range(steps):
                 step(name)
             _sync(idx.device)
-            seconds[name].append((time.perf_counter() - start) / steps)
+            seconds[name].append((clock() - start) / steps)
     return {name: Timing(name, tuple(s), idx.numel()) for name, s in seconds.items()}
 
 
@@ -200,6 +204,62 @@ def bench(factories: Mapping[str, Callable[[], nn.Module]], *, baseline: str, vo
         rows[name] = {"params": parameter_count(models[name]), "median_step_s": t.median_step,
                       "tokens_per_s": t.tokens_per_second, "step_seconds": list(t.step_seconds),
                       "ratio_to_baseline": paired_ratio(timings, name, baseline)}
-    return {"baseline": baseline, "device": str(torch.device(device)), "torch": torch.__version__,
+    clock = "wall (synchronized)" if torch.device(device).type == "cuda" else "process CPU time"
+    return {"baseline": baseline, "device": str(torch.device(device)), "clock": clock,
+            "torch": torch.__version__,
             "threads": torch.get_num_threads(), "batch_size": batch_size, "block_size": block_size,
             "rounds": rounds, "steps": steps, "models": rows}
+
+
+# ---------------------------------------------------------------------------------------------
+# the training-path benchmark (figure `bench-training`, the ledger's wall-clock claims)
+
+BASELINE = "gd-lt"  # vanilla GPT = GD + Lie-Trotter (seed 004 eq. (5), nanoGPT)
+REFERENCE = "torch-reference"
+
+
+def bench_settings(budget: str) -> dict:
+    """Model size and timing schedule per budget: `quick` resolves nothing (seconds, toy size),
+    `full` is the compact CPU configuration (4 layers, width 128, 128 tokens) in a few minutes."""
+    from .model import GPTConfig
+    if budget == "quick":
+        return {"config": GPTConfig(block_size=16, n_layer=2, n_head=2, n_embd=16), "batch_size": 2,
+                "rounds": 2, "steps": 1, "warmup": 1}
+    if budget == "full":
+        return {"config": GPTConfig(block_size=128, n_layer=4, n_head=4, n_embd=128), "batch_size": 4,
+                "rounds": 7, "steps": 1, "warmup": 1}
+    raise ValueError(f"budget must be 'quick' or 'full', got {budget!r}")
+
+
+def training_throughput(budget: str, variants: Sequence[str] | None = None, *,
+                        threads: int | None = 1, device: str = "cpu") -> dict:
+    """Every variant (default: all of `VARIANTS`) and the torch reference, timed interleaved
+    against vanilla. `threads` pins torch's intra-op threads for the measurement (restored after):
+    one thread keeps the comparison stable on a shared machine."""
+    from .model import GPT
+    from .variants import VARIANTS, get_variant
+    s = bench_settings(budget)
+    cfg = s["config"]
+    names = list(VARIANTS) if variants is None else list(variants)
+    for name in names:
+        get_variant(name)
+    if BASELINE not in names:
+        names.insert(0, BASELINE)
+    factories: dict[str, Callable[[], nn.Module]] = {
+        REFERENCE: lambda: ReferenceGPT(cfg.vocab_size, cfg.block_size, cfg.n_layer, cfg.n_head,
+                                        cfg.n_embd)}
+    factories.update({name: (lambda name=name: GPT(cfg, name)) for name in names})
+    previous = torch.get_num_threads()
+    if threads is not None:
+        torch.set_num_threads(threads)
+    try:
+        out = bench(factories, baseline=BASELINE, vocab_size=cfg.vocab_size,
+                    batch_size=s["batch_size"], block_size=cfg.block_size, rounds=s["rounds"],
+                    steps=s["steps"], warmup=s["warmup"], device=device)
+    finally:
+        torch.set_num_threads(previous)
+    out["config"] = cfg.as_dict()
+    out["budget"] = budget
+    # vanilla / reference throughput = t_reference / t_vanilla per round
+    out["vanilla_over_reference"] = out["models"][REFERENCE]["ratio_to_baseline"]
+    return out
