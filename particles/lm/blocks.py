@@ -31,6 +31,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from theory.schemes import zeta_table4
+
 # Quintic Newton-Schulz coefficients of Muon (seed 002 App. A.4; Jordan et al. 2024).
 NS_COEFFICIENTS = (3.4445, -4.7750, 2.0315)
 
@@ -370,20 +372,21 @@ def linear_oracles(blk: Block, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.
 
 
 def sympformer_prefactors(scheme: str, sc: Scalars, t: torch.Tensor, h_x, h_y):
-    """(zeta_1, zeta_2) of seed 000 Table 4 with alpha(t) = c_log / t + c_lin and
-    eta(t) = c_log ln t + c_lin t (Algorithm 1); the AB2 schemes use the prefactors of their
+    """(zeta_1, zeta_2) as printed in seed 000 Table 4 (`theory.schemes.zeta_table4`, evaluated
+    on torch tensors so gradients reach the scalars), with alpha(t) = c_log / t + c_lin and
+    eta(t) = c_log ln t + c_lin t (Algorithm 1). Table 4 leaves alpha_eff undefined; we read it
+    as the effective rate Delta eta_k / h_X. The AB2 schemes use the prefactors of their
     first-order base (presymplectic Euler resp. exponential Euler)."""
     c_log, c_lin = sc["c_log"], sc["c_lin"]
-    if scheme == "plain-euler":
-        return sc["alpha"], 1.0
-    if scheme in ("presymp-euler", "presymp-ab2"):
-        return 1.0 - (c_log / t + c_lin) * h_y, 1.0
-    if scheme in ("presymp-expeuler", "presymp-etd-ab2"):
-        delta_eta = c_log * torch.log((t + h_x) / t) + c_lin * h_x
-        alpha_eff = delta_eta / h_x
-        decay = torch.exp(-delta_eta)
-        return decay, (1.0 - decay) / alpha_eff
-    raise ValueError(f"scheme: unknown SympFormer scheme {scheme!r}")
+    base = {"presymp-ab2": "presymp-euler", "presymp-etd-ab2": "presymp-expeuler"}.get(scheme, scheme)
+    if base not in ("plain-euler", "presymp-euler", "presymp-expeuler"):
+        raise ValueError(f"scheme: unknown SympFormer scheme {scheme!r}")
+    if base == "plain-euler":
+        return zeta_table4(base, h=h_y, alpha_learned=sc["alpha"], xp=torch)
+    if base == "presymp-euler":
+        return zeta_table4(base, h=h_y, alpha_t_k=c_log / t + c_lin, xp=torch)
+    delta_eta = c_log * torch.log((t + h_x) / t) + c_lin * h_x
+    return zeta_table4(base, h=h_y, delta_eta=delta_eta, alpha_eff=delta_eta / h_x, xp=torch)
 
 
 def sympformer(blk: Block, s: State, *, scheme: str, attention: str) -> State:

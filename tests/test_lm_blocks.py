@@ -1,0 +1,214 @@
+"""The block template: containments as exact equalities, oracle calls counted, causality of every
+variant, the matrix functions of the preconditioned streams, and the SympFormer oracles."""
+import math
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from particles.lm.blocks import (Scalar, Scalars, count_oracle_calls, explicit_force_G,
+                                 hamiltonian_oracle_G, inverse_sqrt_newton, newton_schulz)
+from particles.lm.model import GPT, GPTConfig
+from particles.lm.variants import VARIANTS
+
+F64 = torch.float64
+TINY = GPTConfig(block_size=12, n_layer=2, n_head=2, n_embd=16)
+
+
+def model(variant, pins=None, seed=0, config=TINY):
+    torch.manual_seed(seed)
+    return GPT(config, variant, pins=pins).to(F64)
+
+
+def tokens(seed, B=2, T=12):
+    return torch.randint(0, 256, (B, T), generator=torch.Generator().manual_seed(seed))
+
+
+# The containments printed in seed 002 (§4.1, App. B.1, B.3) and seed 004 §6: (general variant,
+# pins that specialise it, the special variant). "ν ≡ 1" pins every layer's ν to the float 1.0.
+CONTAINMENTS = [
+    ("tmm", {"nu_a": 1.0, "nu_m": 1.0}, "yurii"),
+    ("yurii", {"mu_a": 0.0, "mu_m": 0.0}, "hb"),
+    ("adam", {"beta1_a": 0.0, "beta1_m": 0.0}, "rmsprop"),
+    ("adamw", {"lambda_a": 0.0, "lambda_m": 0.0}, "adam"),
+    ("muon", {"beta1_a": 0.0, "beta1_m": 0.0}, "ortho"),
+    ("soap", {"beta1_a": 0.0, "beta1_m": 0.0}, "shampoo"),
+    ("nesterov-lt", {"mu_a": 0.0, "mu_m": 0.0}, "polyak-lt"),
+    ("nesterov-euler", {"mu": 0.0}, "polyak-euler"),
+]
+
+
+def specialised_pair(general, pins, special, seed):
+    """The pinned general model and the special model carrying the same weights."""
+    g = model(general, pins, seed)
+    s = model(special, seed=seed + 1)
+    result = s.load_state_dict(g.state_dict(), strict=False)
+    assert result.missing_keys == []  # every weight of the special model comes from the general one
+    return g, s
+
+
+@pytest.mark.parametrize("general,pins,special", CONTAINMENTS, ids=[c[0] + ">" + c[2] for c in CONTAINMENTS])
+@settings(max_examples=3)
+@given(seed=st.integers(0, 2**16))
+def test_containment_is_exact(general, pins, special, seed):
+    g, s = specialised_pair(general, pins, special, seed)
+    idx = tokens(seed)
+    with torch.no_grad():
+        assert torch.equal(g(idx), s(idx))  # bit-for-bit: 1.0*v == v, 0.0*m == 0 exactly
+
+
+@pytest.mark.parametrize("general,pins,special", CONTAINMENTS[:2], ids=["tmm", "yurii"])
+def test_containment_test_can_fail(general, pins, special):
+    """Moving a pinned scalar off its special value separates the outputs (the test has teeth)."""
+    name = next(iter(pins))
+    g, s = specialised_pair(general, {k: v for k, v in pins.items() if k != name}, special, 0)
+    with torch.no_grad():
+        for blk in g.blocks:
+            blk.scalars.raw[name].fill_(-1.0 if name.startswith("nu") else 0.5)
+        assert not torch.allclose(g(tokens(0)), s(tokens(0)))
+
+
+# Oracle calls per block as the papers print them (seed 004 App. B.2: "1 Attn + k MLP",
+# "2 Attn + 1 MLP for Attn->MLP->Attn"; every other variant keeps 1 + 1, seed 004 §6, seed 002 §4).
+def printed_calls(name):
+    if name.startswith("prk-verlet-"):
+        return (2, 1) if name.endswith("ama") else (1, 2)
+    if name.startswith("imex"):
+        k = int(name.split("-k")[1][0])
+        return (1, k) if name.endswith("-am") else (k, 1)
+    return (1, 1)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_oracle_calls_counted(name):
+    m = model(name)
+    calls = count_oracle_calls(m.blocks[0], m.initial_state(tokens(0)))
+    assert (calls.attn, calls.mlp) == printed_calls(name)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_every_variant_is_causal(name):
+    """Perturbing tokens after position t leaves the logits at positions <= t unchanged.
+
+    float64; the tolerance 1e-12 is rounding only (logits are O(1), the same reductions run on
+    the unperturbed prefix), while a leak moves them by O(1e-3) or more."""
+    m = model(name)
+    idx = tokens(1)
+    t = 5
+    perturbed = idx.clone()
+    perturbed[:, t + 1:] = (perturbed[:, t + 1:] + 17) % 256
+    with torch.no_grad():
+        a, b = m(idx), m(perturbed)
+    assert (a[:, : t + 1] - b[:, : t + 1]).abs().max() < 1e-12
+    assert (a[:, t + 1:] - b[:, t + 1:]).abs().max() > 1e-6  # later positions do see the change
+
+
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**16), heads=st.sampled_from([1, 2, 4]), head_dim=st.sampled_from([4, 8]))
+def test_newton_schulz_drives_singular_values_towards_one(seed, heads, head_dim):
+    """Quintic NS with Muon's coefficients maps every singular value into ~[0.68, 1.13]
+    (its fixed band, Jordan et al. 2024) in 5 steps for a generic head matrix."""
+    g = torch.Generator().manual_seed(seed)
+    m = torch.randn(3, 5, heads * head_dim, generator=g, dtype=F64)
+    out = newton_schulz(m, heads, steps=5).reshape(3, 5, heads, head_dim)
+    sv = torch.linalg.svdvals(out)
+    assert sv.min() > 0.6 and sv.max() < 1.2
+    # per token and head: the polar direction U V^T of the input is kept (cosine > 0.9)
+    u, _, vh = torch.linalg.svd(m.reshape(3, 5, heads, head_dim), full_matrices=False)
+    polar = u @ vh
+    cos = (polar * out).sum((-1, -2)) / (polar.norm(dim=(-1, -2)) * out.norm(dim=(-1, -2)))
+    assert cos.min() > 0.9
+
+
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**16), D=st.integers(2, 8), cond=st.floats(1.0, 5.0))
+def test_inverse_sqrt_newton_on_well_conditioned_spd(seed, D, cond):
+    """10 coupled Newton steps give R^{-1/2} to 1e-8 for cond(R) <= 5 (quadratic convergence
+    from eigenvalues of R/||R||_F in [1/(5 sqrt D), 1])."""
+    g = torch.Generator().manual_seed(seed)
+    q, _ = torch.linalg.qr(torch.randn(D, D, generator=g, dtype=F64))
+    lam = torch.linspace(1.0, cond, D, dtype=F64) * 0.37
+    r = q @ torch.diag(lam) @ q.T
+    z = inverse_sqrt_newton(r, steps=10)
+    assert (z @ r @ z - torch.eye(D, dtype=F64)).abs().max() < 1e-8
+
+
+def test_inverse_sqrt_newton_is_inaccurate_when_ill_conditioned():
+    """Seed 002 App. B.2 warns the per-token covariance is poorly conditioned: at cond 1e4 the
+    10-step Newton iteration has not converged (residual > 0.1), as the paper's failure suggests."""
+    r = torch.diag(torch.tensor([1.0, 1e-4], dtype=F64))
+    z = inverse_sqrt_newton(r, steps=10)
+    assert (z @ r @ z - torch.eye(2, dtype=F64)).abs().max() > 0.1
+
+
+def _sym(seed, d, scale):
+    g = torch.Generator().manual_seed(seed)
+    a = torch.randn(d, d, generator=g, dtype=F64) * scale
+    return (a + a.T) / 2
+
+
+@settings(max_examples=10)
+@given(seed=st.integers(0, 2**16), N=st.integers(2, 7), d=st.integers(1, 4))
+def test_explicit_force_is_the_hamiltonian_gradient_without_mask(seed, N, d):
+    """Seed 000 eq. (34) = -grad_X of the Hamiltonian (35) for symmetric A, B (no mask);
+    relative tolerance 1e-10: both are O(N^2) float64 sums of exponentials of O(1)."""
+    g = torch.Generator().manual_seed(seed)
+    x, y = torch.randn(N, d, generator=g, dtype=F64), torch.randn(N, d, generator=g, dtype=F64)
+    A, B = _sym(seed + 1, d, 0.3), _sym(seed + 2, d, 1.0)
+    auto = hamiltonian_oracle_G(x, y, A, B, causal=False)
+    explicit = explicit_force_G(x, y, A, B, causal=False)
+    assert torch.allclose(auto, explicit, rtol=1e-10, atol=1e-10 * explicit.abs().max().item())
+
+
+def test_masked_hamiltonian_gradient_leaks_the_future_and_the_row_masked_force_does_not():
+    g = torch.Generator().manual_seed(3)
+    N, d = 6, 3
+    x, y = torch.randn(N, d, generator=g, dtype=F64), torch.randn(N, d, generator=g, dtype=F64)
+    A, B = _sym(4, d, 0.3), _sym(5, d, 1.0)
+    x2 = x.clone()
+    x2[-1] += 0.5  # perturb the last token only
+    leak = (hamiltonian_oracle_G(x, y, A, B, True) - hamiltonian_oracle_G(x2, y, A, B, True))[:-1]
+    clean = (explicit_force_G(x, y, A, B, True) - explicit_force_G(x2, y, A, B, True))[:-1]
+    assert leak.abs().max() > 1e-3
+    assert clean.abs().max() == 0.0
+
+
+@settings(max_examples=20)
+@given(p=st.floats(1e-4, 1 - 1e-4), gain=st.floats(1e-3, 20.0))
+def test_scalar_parametrisations_hit_their_inits(p, gain):
+    """sigmoid(raw_init(p)) = p and softplus(raw_init(g)) = g to float64 rounding (1e-12 relative)."""
+    assert math.isclose(torch.sigmoid(torch.tensor(Scalar("unit", p).raw_init(), dtype=F64)).item(), p,
+                        rel_tol=1e-12)
+    assert math.isclose(torch.nn.functional.softplus(
+        torch.tensor(Scalar("pos", gain).raw_init(), dtype=F64)).item(), gain, rel_tol=1e-12)
+
+
+def test_bad_scalars_and_pins_raise():
+    with pytest.raises(ValueError, match="kind"):
+        Scalar("angle", 0.5)
+    with pytest.raises(ValueError, match="init"):
+        Scalar("unit", 1.5)
+    with pytest.raises(ValueError, match="init"):
+        Scalar("pos", 0.0)
+    with pytest.raises(ValueError, match="pins"):
+        Scalars({"beta": Scalar("unit", 0.9)}, {"gamma": 1.0})
+    with pytest.raises(ValueError, match="pins"):
+        GPT(TINY, "tmm", pins={"nu": 1.0})
+
+
+def test_sympformer_prefactors_are_table_4_as_printed():
+    """The block's (zeta_1, zeta_2) equal theory.schemes' printed Table 4 on float inputs."""
+    from theory import schemes
+    from particles.lm.blocks import sympformer_prefactors
+    m = model("symp-softmax-presymp-expeuler")
+    sc = m.blocks[0].scalars
+    t = torch.tensor(1.7, dtype=F64)
+    hx, hy = sc["h_x"], sc["h_y"]
+    z1, z2 = sympformer_prefactors("presymp-expeuler", sc, t, hx, hy)
+    d_eta = (sc["c_log"] * math.log((1.7 + hx.item()) / 1.7) + sc["c_lin"] * hx).item()
+    e1, e2 = schemes.zeta_table4("presymp-expeuler", h=hy.item(), delta_eta=d_eta,
+                                 alpha_eff=d_eta / hx.item())
+    assert math.isclose(z1.item(), e1, rel_tol=1e-12) and math.isclose(z2.item(), e2, rel_tol=1e-12)
+    with pytest.raises(ValueError, match="scheme"):
+        sympformer_prefactors("rk4", sc, t, hx, hy)
