@@ -205,3 +205,49 @@ def test_bad_input_raises_naming_the_parameter():
         S.zeta_table4("presymp-expeuler", h=0.1, delta_eta=0.1)
     with pytest.raises(ValueError, match="kind"):
         S.exp_euler_weight_sym("cosine")
+
+
+# ------------------------------------------------------------------ Nesterov (2)-(3)
+
+
+@given(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=4), st.integers(1, 30), st.integers(0, 2 ** 16))
+def test_nesterov_modes_equal_the_scheme_on_a_diagonal_quadratic(lams, K, seed):
+    # the scheme (2) run on F = ½Σλ_i x_i² from a random x₀ is x₀ ⊙ (mode factors)
+    lam = np.asarray(lams)
+    x0 = np.random.default_rng(seed).normal(size=lam.size)
+    x_prev, y = x0.copy(), x0.copy()
+    xs = [x0]
+    for k in range(K):
+        x = y - lam * y
+        y = x + (1 - 3 / (k + 3)) * (x - x_prev)
+        x_prev = x
+        xs.append(x)
+    modes = list(S.nesterov_modes(lam, 1.0, K))
+    np.testing.assert_allclose(np.array(modes) * x0, np.array(xs), rtol=1e-12, atol=1e-14)
+
+
+@given(st.floats(0.05, 4.0))
+def test_nesterov_ode_closed_form_solves_the_ode(lam):
+    # the Bessel form vs DOP853 started off the singular point with the series x ≈ 1 − λt²/8
+    eps = 1e-4
+    sol = solve_ivp(lambda t, y: [y[1], -3 / t * y[1] - lam * y[0]], (eps, 10.0),
+                    [1 - lam * eps ** 2 / 8, -lam * eps / 4], method="DOP853", rtol=1e-12,
+                    atol=1e-13, dense_output=True)
+    ts = np.linspace(0.5, 10.0, 20)
+    np.testing.assert_allclose(sol.sol(ts)[0], S.nesterov_ode_quadratic(lam, ts), atol=1e-8)
+
+
+def test_printed_rate_is_not_scale_invariant():
+    # counterexample of claim eq-2-3-rate: (F − F*)/‖x₀ − x*‖ at fixed k grows linearly with ‖x₀‖
+    c10 = list(S.nesterov_modes(np.array([0.5]), 1.0, 10))[10][0]
+    ratio = [0.25 * (c10 * s) ** 2 / s for s in (1.0, 1e3)]
+    assert ratio[1] / ratio[0] == pytest.approx(1e3, rel=1e-12)
+
+
+def test_nesterov_bad_input():
+    with pytest.raises(ValueError, match="lam"):
+        list(S.nesterov_modes(np.array([-1.0]), 1.0, 3))
+    with pytest.raises(ValueError, match="tau"):
+        list(S.nesterov_modes(np.array([1.0]), 0.0, 3))
+    with pytest.raises(ValueError, match="K"):
+        list(S.nesterov_modes(np.array([1.0]), 1.0, -1))

@@ -343,3 +343,37 @@ def explicit_two_step_max_order() -> dict[str, Any]:
     c4 = (sum(sp.Integer(j) ** 4 / 24 * alpha[j] for j in range(3))
           - sum(sp.Integer(j) ** 3 / 6 * beta[j] for j in range(3))).subs(sol)
     return {"method": sol, "roots": sp.solve(rho, x), "error_constant_order4": c4}
+
+
+# ------------------------------------------------------------------ Nesterov (2)-(3) on quadratics
+
+
+def nesterov_modes(lam, tau: float, K: int):
+    """Yield x^{(k)}, k = 0..K, of the scheme on the left of seed 000 eq. (2),
+
+        x^{(k+1)} = y^{(k)} − τ∇F(y^{(k)}),   y^{(k+1)} = x^{(k+1)} + (1 − 3/(k+3))(x^{(k+1)} − x^{(k)}),
+
+    for F(x) = ½λx² (x* = 0) and x₀ = 1, vectorized over the array `lam` of curvatures. A convex
+    quadratic is a sum of such modes, so F(x^{(k)}) − F* = Σ_i ½λ_i x_k(λ_i)² x_{0,i}²."""
+    lam = np.asarray(lam, dtype=np.float64)
+    if lam.ndim != 1 or not np.all(np.isfinite(lam)) or np.any(lam < 0):
+        raise ValueError("lam must be a 1-D array of finite curvatures >= 0")
+    tau = _positive(tau, "tau")
+    if isinstance(K, bool) or not isinstance(K, (int, np.integer)) or K < 0:
+        raise ValueError(f"K must be an int >= 0, got {K!r}")
+    x_prev = np.ones_like(lam)
+    y = np.ones_like(lam)
+    yield x_prev.copy()
+    for k in range(K):
+        x = y - tau * lam * y
+        y = x + (1.0 - 3.0 / (k + 3)) * (x - x_prev)
+        x_prev = x
+        yield x.copy()
+
+
+def nesterov_ode_quadratic(lam, t):
+    """x(t) of ẍ + (3/t)ẋ + λx = 0, x(0) = 1, ẋ(0) = 0 (seed 000 eq. (2), right):
+    x(t) = 2J₁(√λ t)/(√λ t) (Su, Boyd & Candès 2016, §3.2), with x = 1 at √λ t = 0."""
+    s = np.sqrt(np.asarray(lam, dtype=np.float64)) * np.asarray(t, dtype=np.float64)
+    safe = np.where(s == 0, 1.0, s)
+    return np.where(s == 0, 1.0, 2.0 * special.j1(safe) / safe)
