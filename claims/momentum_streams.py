@@ -160,7 +160,8 @@ def lemma_f2(budget: str) -> Evidence:
                             float(_hb_sup_ratio(100.0, 12)[-1] * R.rate_momentum(100.0) ** 12)},
         correction="the asymptotic rate holds, but from v_0 = 0 the sharp finite-depth bound is "
                    "‖E_N‖_F ≤ (1 + (1+ρ_mom)N) ρ_mom^N ‖E_0‖_F (equality at λ = L, a double "
-                   "root −ρ_mom); no N-independent C_mom exists (for any ρ' > ρ_mom, "
+                   "root −ρ_mom; with a velocity, + ρ_mom N ρ_mom^N ‖V_0‖_F); no N-independent "
+                   "C_mom exists, whatever V_0 (for any ρ' > ρ_mom, "
                    "C(ρ') = sup_N (1+(1+ρ_mom)N)(ρ_mom/ρ')^N is finite)")
 
 

@@ -165,6 +165,20 @@ def test_heavy_ball_transient_is_sharp_at_L(kappa, N):
     assert q == pytest.approx((1 + (1 + rho) * N) * (-rho) ** N, rel=1e-8, abs=1e-300)
 
 
+@given(st.floats(1.5, 1e3), st.integers(1, 40), st.floats(-3, 3))
+def test_heavy_ball_transient_with_initial_velocity(kappa, N, v0):
+    """With v_0 ≠ 0: max_λ |e_N| = ρ^N (1 + (1+ρ)N + ρN|v_0|) (e_0 = 1), attained at λ = L for the
+    adverse sign of v_0 — the constant of Lemma F.2 depends on N, not only on v_0."""
+    rho = R.rate_momentum(kappa)
+    hb = R.heavy_ball_tuned(1, kappa)
+    lam = np.concatenate([[1.0, kappa], np.linspace(1.0, kappa, 513)])
+    sup = np.abs(R.filter_values(hb, lam, N, v0=v0)[-1]).max()
+    bound = R.heavy_ball_transient(rho, N, v0) * rho**N
+    assert sup <= bound * (1 + 1e-9)
+    at_L = abs(R.filter_values(hb, np.array([kappa]), N, v0=-abs(v0))[-1, 0])
+    assert at_L == pytest.approx(bound, rel=1e-8)
+
+
 @pytest.mark.parametrize("kappa", [3.0, 100.0, 2000.0])
 def test_heavy_ball_transient_is_the_supremum_over_the_spectrum(kappa):
     rho = R.rate_momentum(kappa)

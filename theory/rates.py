@@ -273,14 +273,17 @@ def worst_filter(m: Momentum, mu: float, L: float, N: int, n_grid: int = 2049) -
     return np.abs(filter_values(m, lam, N)).max(axis=1)
 
 
-def heavy_ball_transient(rho: float, N) -> np.ndarray:
-    """sup_λ |q_N(λ)| / ρ^N = 1 + (1 + ρ)N for tuned heavy ball from v_0 = 0.
+def heavy_ball_transient(rho: float, N, v0_over_e0: float = 0.0) -> np.ndarray:
+    """sup_λ |e_N(λ)| / (ρ^N |e_0|) = 1 + (1 + ρ)N + ρN|v_0/e_0| for tuned heavy ball.
 
-    With r₁,₂ = ρe^{±iφ} and e_{−1} = e_0 (v_0 = 0), e_N/ρ^N = [sin((N+1)φ) − ρ sin(Nφ)]/sin φ,
-    bounded by (N + 1) + ρN, with equality at φ = π, i.e. λ = L, where α(L) = −2ρ and the double
-    root −ρ makes e_N = (1 + (1 + ρ)N)(−ρ)^N. No N-independent constant C_mom exists."""
+    With U_n = (r₁ⁿ⁺¹ − r₂ⁿ⁺¹)/(r₁ − r₂) and e_{−1} = e_0 − v_0, e_N = (U_N − ρ²U_{N−1}) e_0
+    + ρ² U_{N−1} v_0. For r₁,₂ = ρe^{±iφ}, U_n = ρⁿ sin((n+1)φ)/sin φ, |U_n| ≤ (n+1)ρⁿ, so
+    |e_N|/ρ^N ≤ (N + 1 + ρN)|e_0| + ρN|v_0|, with equality at φ = π, i.e. λ = L, where α(L) = −2ρ
+    and the double root −ρ makes e_N = (−ρ)^N[(1 + (1 + ρ)N)e_0 − ρN v_0]. The bound grows
+    linearly in N: no N-independent constant C_mom exists, whatever the initial velocity."""
     rho = _finite(rho, "rho")
-    return 1.0 + (1.0 + rho) * np.asarray(N, dtype=np.float64)
+    N = np.asarray(N, dtype=np.float64)
+    return 1.0 + (1.0 + rho) * N + rho * N * abs(_finite(v0_over_e0, "v0_over_e0"))
 
 
 def threshold_printed(C_mom: float, rho_vanilla: float, rho_mom: float) -> int:
