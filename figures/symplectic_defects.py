@@ -32,7 +32,8 @@ def draw(ctx: Context) -> None:
                          np.asarray(ctx.evidence(lcid).numbers[lkey], dtype=float))
 
     fig, (ax_def, ax_vol) = plt.subplots(1, 2, figsize=(11, 4.2))
-    bins = np.logspace(np.log10(FLOOR), 2, 60)
+    largest = max(max(d.max(), np.abs(v).max()) for d, v in series.values())
+    bins = np.logspace(np.log10(FLOOR), np.ceil(np.log10(max(largest, 1.0))), 64)  # all samples
     for label, (defect, logdet) in series.items():
         # both on log axes, so rounding-level values (~1e-15) and O(1) defects are both visible
         ax_def.hist(np.maximum(defect, FLOOR), bins=bins, histtype="step", lw=1.6, label=label)
