@@ -36,9 +36,14 @@ def check_tokens(X, name: str = "X") -> torch.Tensor:
         raise TypeError(f"{name} must be a floating tensor, got {X.dtype}")
     if X.ndim != 2 or X.shape[0] < 1 or X.shape[1] < 1:
         raise ValueError(f"{name} must have shape N×d, got {tuple(X.shape)}")
-    if not torch.isfinite(X).all():
+    if not under_transform(X) and not torch.isfinite(X).all():
         raise ValueError(f"{name} contains NaN or inf")
     return X
+
+
+def under_transform(x: torch.Tensor) -> bool:
+    """True inside torch.func transforms (vmap/jacrev), where value-dependent checks cannot run."""
+    return torch._C._functorch.is_functorch_wrapped_tensor(x)
 
 
 def check_square(M, name: str, d: int, symmetric: bool = False, spd: bool = False,
