@@ -17,7 +17,7 @@ from scipy.linalg import expm
 
 from claims import Evidence, claim, verdict_from
 from particles import geometry
-from particles.sympnet import (CayleyAttention, GradientLayer, PSDLayer, SoftmaxAttention,
+from particles.sympnet import (CayleyAttention, PSDLayer, SoftmaxAttention,
                                SympNet, cayley, cayley_activation, correlation, lambda_tilde,
                                phi_skew, stiefel_random)
 from theory import hamiltonian as ham
