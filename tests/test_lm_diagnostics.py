@@ -406,3 +406,33 @@ def test_bench_bad_inputs():
         bench.time_training({"a": bench.ReferenceGPT(7, 4, 1, 1, 4)}, idx, targets, rounds=0)
     with pytest.raises(ValueError, match="targets"):
         bench.time_training({"a": bench.ReferenceGPT(7, 4, 1, 1, 4)}, idx, targets[:, :2])
+
+
+# ---------------------------------------------------------------- the ledger's study helpers
+
+from claims import lm_diagnostics as lmd  # noqa: E402
+from particles.lm.model import GPT, GPTConfig  # noqa: E402
+
+
+@pytest.mark.parametrize("variant", ["gd-lt", "tmm", "adam", "symp-softmax-presymp-euler"])
+def test_block_maps_replay_the_trajectory_with_frozen_streams(variant):
+    # F_ℓ(X̄_ℓ) must be X̄_{ℓ+1}: the auxiliary streams frozen at their trajectory values (§5.3)
+    torch.manual_seed(0)
+    model = GPT(GPTConfig(block_size=6, n_layer=3, n_head=2, n_embd=8), variant).double()
+    idx = torch.randint(0, 256, (1, 6), generator=torch.Generator().manual_seed(0))
+    maps, xs = lmd.block_maps(model, idx)
+    with torch.no_grad():
+        for f, x, x_next in zip(maps, xs, xs[1:]):
+            torch.testing.assert_close(f(x), x_next, rtol=0, atol=0)
+        final = maps[-1](xs[-1])[None]
+        torch.testing.assert_close(model.head({"x": final}), model(idx), rtol=0, atol=1e-12)
+    J = dg.block_jacobian(maps[0], xs[0])
+    # causal: the first token's output ignores every later token
+    assert torch.all(J.reshape(6, 8, 6, 8)[0, :, 1:, :] == 0)
+
+
+def test_paired_comparison_rule():
+    assert lmd.compare([1.0, 2.0, 3.0], [2.0, 3.0, 4.1]) == "<"  # d = -1, -1, -1.1: t ≈ -30
+    assert lmd.compare([2.0, 3.0, 4.1], [1.0, 2.0, 3.0]) == ">"
+    assert lmd.compare([1.0, 2.0, 3.0], [1.5, 1.5, 3.5]) == "?"  # d = -.5, .5, -.5: spread covers it
+    assert lmd.compare([1.0], [2.0]) == "?"  # one seed decides nothing

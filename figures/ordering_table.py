@@ -1,0 +1,51 @@
+"""ordering-table: the papers' loss tables next to the compact sweep's measured orderings."""
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+
+from figures import Context, figure
+
+TABLES = ["yurii:table-2", "momentum_streams:table-1", "momentum_streams:table-2",
+          "sympformer:table-1", "sympformer:table-2"]
+
+
+def _rows(numbers: dict) -> list[list[str]]:
+    """One row per printed line: label, printed loss and rank, measured mean ± std and rank."""
+    printed = numbers["printed"]
+    measured = numbers.get("measured", {})
+    p_rank = {label: k + 1 for k, label in enumerate(sorted(printed, key=printed.get))}
+    m_rank = {label: k + 1 for k, label in enumerate(sorted(measured, key=lambda l: measured[l]["mean"]))}
+    rows = []
+    for label in sorted(printed, key=printed.get):
+        m = measured.get(label)
+        rows.append([label, f"{printed[label]:.4f}", str(p_rank[label]),
+                     f"{m['mean']:.4f} ± {m['std']:.4f}" if m else "—",
+                     str(m_rank[label]) if m else "—"])
+    return rows
+
+
+@figure("ordering-table", claims=TABLES)
+def draw(ctx: Context) -> None:
+    """Printed best validation losses and ranks vs compact-scale mean ± std over seeds."""
+    evidence = {cid: ctx.evidence(cid) for cid in TABLES}
+    heights = [len(ev.numbers["printed"]) + 3 for ev in evidence.values()]
+    fig, axes = plt.subplots(len(TABLES), 1, figsize=(9, 0.3 * sum(heights)),
+                             gridspec_kw={"height_ratios": heights})
+    data = {}
+    for ax, (cid, ev) in zip(axes, evidence.items()):
+        n = ev.numbers
+        rows = _rows(n)
+        ax.axis("off")
+        table = ax.table(cellText=rows, colLabels=["row", "paper", "rank", "compact (mean ± std)", "rank"],
+                         loc="center", cellLoc="center", colWidths=[0.34, 0.12, 0.08, 0.3, 0.08])
+        table.auto_set_font_size(False)
+        table.set_fontsize(7)
+        pairs = (f"pairs agree/undecided/disagree = {n['agree']}/{n['undecided']}/{n['disagree']}, "
+                 f"Kendall τ = {n['kendall_tau']:.2f}" if "pairs" in n else "no runs at this budget")
+        ax.set_title(f"{cid} ({n.get('source', '')}): {ev.verdict}; {pairs}", fontsize=8)
+        data[cid] = {"verdict": ev.verdict, "criterion": ev.criterion, "rows": rows,
+                     "pairs": n.get("pairs"), "kendall_tau": n.get("kendall_tau")}
+    fig.suptitle(f"ordering-table ({ctx.budget}): printed orderings vs the compact sweep", fontsize=10)
+    fig.tight_layout()
+    ctx.save(fig)
+    ctx.save_json(data)
