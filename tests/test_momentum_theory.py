@@ -67,6 +67,16 @@ def test_theorem_e1_proof_chain(args):
     assert c["deviation"] <= c["statement"] + 1e-12 <= c["step4"] + 2e-12
 
 
+@given(balanced(), st.integers(0, 2**31 - 1))
+def test_theorem_e1_consequence_after_layer_norm(args, seed):
+    """LN(D_s z) moves away from LN(z) by at most 2√d·‖D_s/α − I‖·‖z‖/‖z − z̄‖ = O(ε)."""
+    s, delta, eps = args
+    z = np.random.default_rng(seed).standard_normal(s.size)
+    moved = np.linalg.norm(P.layer_norm(P.diagonal_preconditioner(s, delta) * z) - P.layer_norm(z))
+    deviation = P.theorem_e1_chain(s, delta, eps)["deviation"]
+    assert moved <= P.layer_norm_perturbation_bound(z, deviation) * (1 + 1e-9) + 1e-12
+
+
 def test_theorem_e1_step2_is_tight_at_full_imbalance():
     """ρ_max² = (1+ε)ρ_min², δ = 0: the deviation equals 1 − 1/√(1+ε), strictly below the
     printed √(1+ε) − 1 (the printed bound is not sharp)."""

@@ -7,6 +7,8 @@ implemented variant (x − x̄1)/√(var(x) + eps) (torch.nn.LayerNorm's convent
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -75,6 +77,19 @@ def theorem_e1_chain(s, delta: float, epsilon: float) -> dict[str, float]:
         "step4": float(epsilon / 2),
         "statement": float((root - 1) / (1 + delta / rmax)),
     }
+
+
+def layer_norm_perturbation_bound(z, deviation: float) -> float:
+    """Upper bound on ‖LN(Dz) − LN(z)‖₂ for a positive diagonal D with ‖D/α − I‖₂ ≤ deviation.
+
+    LN(Dz) = LN(u) with u = Dz/α (scale invariance), ‖u − z‖ ≤ deviation·‖z‖; with the centring
+    C (‖C‖ = 1) and ‖a/‖a‖ − b/‖b‖‖ ≤ 2‖a − b‖/‖b‖ this gives 2√d·deviation·‖z‖/‖Cz‖: the
+    'O(ε) non-scalar deviation' of Theorem E.1 (seed 002), made explicit."""
+    z = _array(z, "z", ndim=1)
+    centred = np.linalg.norm(z - z.mean())
+    if centred == 0:
+        raise ValueError("z: a constant vector has no LayerNorm without eps")
+    return float(2 * math.sqrt(z.size) * deviation * np.linalg.norm(z) / centred)
 
 
 def token_preconditioner(G, damping: float) -> np.ndarray:
