@@ -144,16 +144,18 @@ def lemma_f2(budget: str) -> Evidence:
         verdict=verdict_from(ok_rate and bounded, ok_correction),
         criterion="rate part: sympy ρ_van − ρ_mom − 2s(s−1)/((s²+1)(s+1)) ≡ 0, heavy-ball "
                   "characteristic polynomial as printed, max_λ spectral radius = (√κ−1)/(√κ+1) "
-                  "within 1e-7 (double-root sensitivity); bound part: the smallest admissible C_mom "
-                  "through depth N is sup_{n≤N} sup_λ|q_n(λ)|/ρ^n; the printed bound stands only "
-                  "if it stays bounded (we require < 2 at the deepest N ≥ 20); correction: it equals "
+                  "within 1e-7 (double-root sensitivity); bound part: the smallest admissible "
+                  "C_mom through depth N is sup_{n≤N} sup_λ|q_n(λ)|/ρ^n; the printed bound stands "
+                  "only if it stays bounded (we require < 2 at the deepest N ≥ 20); correction: "
+                  "it equals "
                   "1 + (1+ρ)N to 1e-9 and ‖E_N‖ ≤ (1+(1+ρ)N)ρ^N‖E_0‖ on a random H (v_0 = 0)",
         numbers={"kappas": KAPPAS[budget], "max_rate_error": rate_err, "depth": N,
                  "sup_ratio_at_depth": growth, "max_rel_error_vs_1+(1+rho)N": transient_err,
                  "first_layer_gain_at_L_kappa100": abs(1 - hb.eta * kappa),
                  "random_H_bound_excess": excess, "power_norm_over_rho^N_kappa100": transients,
                  "power_norm_ratio_per_layer_at_L": slope, "pepit_kappa10": pepit,
-                 "disc_at_mu": str(charpoly["disc_at_mu"]), "disc_at_L": str(charpoly["disc_at_L"])},
+                 "disc_at_mu": str(charpoly["disc_at_mu"]),
+                 "disc_at_L": str(charpoly["disc_at_L"])},
         counterexample={"kappa": 100.0, "lambda": "L", "v0": 0.0, "N": 12,
                         "|q_N|/rho^N": float(_hb_sup_ratio(100.0, 12)[-1]),
                         "|q_N| (an amplification, not a contraction)":
@@ -234,7 +236,8 @@ def thm_f4(budget: str) -> Evidence:
     depth_tuned = {k: {"depth_tuned": R.depth_tuning(1.0, k, 12)[1],
                        "heavy_ball_tuned": float(R.worst_filter(R.heavy_ball_tuned(1.0, k), 1.0, k,
                                                                 12)[-1]),
-                       "vanilla": R.rate_vanilla(k) ** 12, "chebyshev_floor": R.chebyshev_floor(k, 12)}
+                       "vanilla": R.rate_vanilla(k) ** 12,
+                       "chebyshev_floor": R.chebyshev_floor(k, 12)}
                    for k in tuned_kappas}
     ok_correction &= all(v["chebyshev_floor"] - 1e-12 <= v["depth_tuned"] < v["vanilla"]
                          for v in depth_tuned.values())
@@ -308,7 +311,8 @@ def cor_f3(budget: str) -> Evidence:
                   "measured: the reverse inclusion TMM(μ,β,γ,ν) = NAG(μ/ν,β,νγ) (≤ 1e-12) makes "
                   "the two infima equal",
         numbers={"containment_max_diff": contain_err, "reverse_inclusion_max_diff": reverse_err,
-                 "inf_yurii_minus_inf_tmm": inf_gap, "strict": any(g > 1e-9 for g in inf_gap.values())})
+                 "inf_yurii_minus_inf_tmm": inf_gap,
+                 "strict": any(g > 1e-9 for g in inf_gap.values())})
 
 
 @claim("momentum_streams:tmm-larger-class-text", locator="§3.2, App. A.2, Remark F.5",
@@ -359,7 +363,8 @@ def _rates_table(budget: str) -> dict[str, dict[float, float]]:
         "lookahead_at_nesterov_optimum")}
     for kappa in KAPPAS[budget]:
         table["gd_tuned"][kappa] = R.worst_case_rate(R.gd_tuned(1, kappa), 1, kappa)[0]
-        table["heavy_ball_tuned"][kappa] = R.worst_case_rate(R.heavy_ball_tuned(1, kappa), 1, kappa)[0]
+        table["heavy_ball_tuned"][kappa] = R.worst_case_rate(R.heavy_ball_tuned(1, kappa), 1,
+                                                             kappa)[0]
         table["nesterov_classical"][kappa] = R.worst_case_rate(R.nesterov_classical(1, kappa), 1,
                                                                kappa)[0]
         table["tmm_vsfl"][kappa] = R.worst_case_rate(R.triple_momentum_vsfl(1, kappa)[0], 1,
@@ -405,7 +410,8 @@ def nesterov_rate_text(budget: str) -> Evidence:
                   "Nelder–Mead) at μ ≈ 0 (< 1e-6), and a lookahead μ = 0.1β/(Lγ)-type constraint "
                   "stays > 1e-6 above it",
         numbers={"kappas": KAPPAS[budget], "printed": printed,
-                 "classical_nag": t["nesterov_classical"], "classical_minus_printed": classical_excess,
+                 "classical_nag": t["nesterov_classical"],
+                 "classical_minus_printed": classical_excess,
                  "minimax_family": t["minimax_nesterov"], "lookahead_constrained": t[
                      "nesterov_lookahead_0.1b/L"], "max_|a|_at_family_optimum": mu0_at_opt,
                  "rates_table": t},
@@ -457,7 +463,8 @@ def tmm_optimal_text(budget: str) -> Evidence:
                    "μ-strongly convex functions (rate 1 − 1/√κ), where heavy ball can fail")
 
 
-@claim("momentum_streams:hb-quadratic-scope", locator="Lemma F.2 (proof: 'for the quadratic energy')",
+@claim("momentum_streams:hb-quadratic-scope",
+       locator="Lemma F.2 (proof: 'for the quadratic energy')",
        statement="the heavy-ball rate of Lemma F.2 is a quadratic-model statement; it does not "
                  "extend to L-smooth μ-strongly convex objectives",
        method="experiment", expect="holds")

@@ -42,7 +42,8 @@ def eq6_heavy_ball(budget: str) -> Evidence:
     # eq. (6) with μ_t = 0 against the printed heavy-ball recursion, time-varying β_t, γ_t
     grad = lambda x: -attn(x)
     x0 = rng.standard_normal((4, 5))
-    nag = R.run_momentum(grad, x0, [R.nesterov(0.0, b, g) for b, g in zip(betas[:, 0], gammas[:, 0])])
+    nag = R.run_momentum(grad, x0, [R.nesterov(0.0, b, g)
+                                    for b, g in zip(betas[:, 0], gammas[:, 0])])
     x, v, hb = x0, 0 * x0, [x0]
     for b, g in zip(betas[:, 0], gammas[:, 0]):
         v = b * v - g * grad(x)
@@ -63,9 +64,9 @@ def eq6_heavy_ball(budget: str) -> Evidence:
     ok = single == 0.0 and block == 0.0 and matrices == 0.0
     return Evidence(
         verdict=verdict_from(ok),
-        criterion="bitwise equality (0 difference) of eq. (6) at μ_t = 0 and the printed heavy-ball "
-                  "recursion, of the Lie–Trotter YuriiFormer block at μ = 0 and the Polyak block, "
-                  "and of their per-mode iteration matrices",
+        criterion="bitwise equality (0 difference) of eq. (6) at μ_t = 0 and the printed "
+                  "heavy-ball recursion, of the Lie–Trotter YuriiFormer block at μ = 0 and the "
+                  "Polyak block, and of their per-mode iteration matrices",
         numbers={"steps": steps, "single_oracle_max_diff": single, "lie_trotter_max_diff": block,
                  "iteration_matrix_max_diff": matrices})
 
@@ -150,7 +151,7 @@ def nag_rate_convex(budget: str) -> Evidence:
     worst_ratio, gd_growth = {}, None
     for name, (f, grad, xstar) in problems.items():
         fstar = f(xstar)
-        x0 = np.zeros_like(xstar) if name.startswith("nesterov") else xstar + 3 * np.ones_like(xstar)
+        x0 = np.zeros_like(xstar) if name.startswith("nesterov") else xstar + 3.0
         R0 = float(np.sum((x0 - xstar) ** 2))
         bound = 2 * L * R0 / (t + 1.0) ** 2    # Su–Boyd–Candès, Theorem 1 (s = 1/L)
         gaps = np.array([f(x) - fstar for x in R.run_momentum(grad, x0, schedule)])
@@ -162,13 +163,16 @@ def nag_rate_convex(budget: str) -> Evidence:
     pepit = {N: {"worst": worst_case("smooth-convex", R.nesterov_convex_schedule(L, N), "value",
                                      L=L), "bound": 2 * L / (N + 1) ** 2}
              for N in ((1, 2, 3) if budget == "quick" else (1, 2, 3, 5, 8))}
-    pepit_ok = all(v["worst"] is None or v["worst"] <= v["bound"] * (1 + 1e-4) for v in pepit.values())
+    pepit_ok = all(v["worst"] is None or v["worst"] <= v["bound"] * (1 + 1e-4)
+                   for v in pepit.values())
     ok = max(worst_ratio.values()) <= 1.0 and pepit_ok
     return Evidence(
         verdict=verdict_from(ok),
-        criterion="f(x_t) − f* ≤ 2L‖x_0 − x*‖²/(t+1)² for every t ≤ T on Nesterov's worst quadratic "
+        criterion="f(x_t) − f* ≤ 2L‖x_0 − x*‖²/(t+1)² for every t ≤ T on Nesterov's worst "
+                  "quadratic "
                   "(dimension 2T+1) and on log-cosh regressions; PEPit's exact worst case over "
-                  "L-smooth convex f (when installed) within the bound up to the SDP solver's accuracy (1e-4 relative)",
+                  "L-smooth convex f (when installed) within the bound up to the SDP solver's "
+                  "accuracy (1e-4 relative)",
         numbers={"T": T, "max_gap_over_bound": worst_ratio,
                  "gd_gap_over_nag_bound_at_T/2_and_T (grows: GD is only O(1/t))": gd_growth,
                  "pepit": pepit})

@@ -117,7 +117,7 @@ def heavy_ball(beta: float, gamma: float) -> Momentum:
 
 
 def nesterov(mu: float, beta: float, gamma: float) -> Momentum:
-    """NAG in the (μ, β, γ) form of seed 004 eq. (6): x̃ = x + μv, v⁺ = βv − γ∇f(x̃), x⁺ = x + v⁺."""
+    """NAG, (μ, β, γ) form of seed 004 eq. (6): x̃ = x + μv, v⁺ = βv − γ∇f(x̃), x⁺ = x + v⁺."""
     return Momentum(a=mu, b=beta, c=1.0, eta=gamma)
 
 
@@ -178,7 +178,7 @@ def rate_momentum(kappa: float) -> float:
 
 
 def rate_accelerated(kappa: float) -> float:
-    """1 − 1/√κ: the quadratic-model spectral radius of classical NAG and of VSFL triple momentum."""
+    """1 − 1/√κ: the quadratic-model spectral radius of classical NAG and of VSFL TMM."""
     return 1.0 - 1.0 / math.sqrt(kappa)
 
 
@@ -216,6 +216,12 @@ def spectral_radius(m: Momentum, lam) -> np.ndarray:
     return np.where(disc < 0.0, np.sqrt(np.abs(theta)), real)
 
 
+def _spectrum_grid(mu: float, L: float, n: int) -> np.ndarray:
+    """The endpoints μ, L followed by n Chebyshev–Lobatto points of [μ, L] (n ≥ 2)."""
+    k = np.arange(n)
+    return np.concatenate([[mu, L], 0.5 * (mu + L) - 0.5 * (L - mu) * np.cos(np.pi * k / (n - 1))])
+
+
 def worst_case_rate(m: Momentum, mu: float, L: float, n_interior: int = 256) -> tuple[float, float]:
     """max over λ ∈ [μ, L] of the spectral radius and a maximizing λ.
 
@@ -236,7 +242,7 @@ def worst_case_rate(m: Momentum, mu: float, L: float, n_interior: int = 256) -> 
     return float(rho[i]), float(lam[i])
 
 
-# ------------------------------------------------------------------ finite depth: filters and powers
+# ------------------------------------------------------------------ finite depth: filters, powers
 
 
 def filter_values(m: Momentum, lam, N: int, v0: float = 0.0) -> np.ndarray:
@@ -268,8 +274,7 @@ def power_norms(m: Momentum, lam, N: int) -> np.ndarray:
 def worst_filter(m: Momentum, mu: float, L: float, N: int, n_grid: int = 2049) -> np.ndarray:
     """max over λ ∈ [μ, L] (endpoints + Chebyshev grid) of |q_n(λ)|, n = 0..N (v_0 = 0)."""
     mu, L = _interval(mu, L)
-    k = np.arange(n_grid)
-    lam = np.concatenate([[mu, L], 0.5 * (mu + L) - 0.5 * (L - mu) * np.cos(np.pi * k / (n_grid - 1))])
+    lam = _spectrum_grid(mu, L, n_grid)
     return np.abs(filter_values(m, lam, N)).max(axis=1)
 
 
@@ -374,8 +379,7 @@ def depth_tuning(mu: float, L: float, N: int, n_grid: int = 513) -> tuple[Moment
     tunings. This is the best a momentum stream can do at depth N with constant coefficients."""
     mu, L = _interval(mu, L)
     N = _depth(N)
-    k = np.arange(n_grid)
-    lam = np.concatenate([[mu, L], 0.5 * (mu + L) - 0.5 * (L - mu) * np.cos(np.pi * k / (n_grid - 1))])
+    lam = _spectrum_grid(mu, L, n_grid)
 
     def objective(x) -> float:
         if x[2] == x[1]:
@@ -390,7 +394,7 @@ def depth_tuning(mu: float, L: float, N: int, n_grid: int = 513) -> tuple[Moment
     return Momentum.from_effective(*best.x), float(best.fun)
 
 
-# ------------------------------------------------------------------ trajectories on a gradient oracle
+# ------------------------------------------------------------------ trajectories on an oracle
 
 V = TypeVar("V")
 
