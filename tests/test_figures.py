@@ -83,3 +83,14 @@ def test_ledger_page_is_deterministic(tmp_path):
         pages.append(page.read_text())
     assert pages[0] == pages[1]
     assert pages[0].startswith("# The claims ledger") and "sp_transformer:" in pages[0]
+
+
+def test_atomic_write_gives_ordinary_permissions(tmp_path):
+    import os
+    from theory.io import atomic_write_text
+    umask = os.umask(0)
+    os.umask(umask)
+    path = atomic_write_text(tmp_path / "a" / "b.txt", "x")
+    assert path.read_text() == "x"
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+    assert [p.name for p in path.parent.iterdir()] == ["b.txt"]  # no temp file left behind

@@ -11,6 +11,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
 
 def atomic_write(path: Path | str, write: Callable[[str], None]) -> Path:
     """Call `write(tmp_path)` on a temporary sibling of `path`, then rename it over `path`."""
@@ -18,6 +21,7 @@ def atomic_write(path: Path | str, write: Callable[[str], None]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     os.close(fd)
+    os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp makes 0600; give the file ordinary permissions
     try:
         write(tmp)
         os.replace(tmp, path)
