@@ -239,3 +239,15 @@ def test_bad_input_raises_naming_the_parameter():
                              1.0, 2.0, NONSEP, damp, iterations=5)
     with pytest.raises(ValueError, match="event_dims"):
         I.from_hamiltonian(_nonseparable_H, event_dims=0)
+
+
+@pytest.mark.parametrize("name", ["separable", "non-separable"])
+def test_claim_test_hamiltonians_have_the_written_out_gradients(name):
+    # the fields used by claims/sympformer.py are the autograd gradients of their Hamiltonians
+    from claims.sympformer import HAMILTONIANS
+    H, field = HAMILTONIANS[name]
+    auto = I.from_hamiltonian(H)
+    z = _z(3, 9, n=6)
+    q, p = z[:, 0], z[:, 1]
+    torch.testing.assert_close(field.grad_q(q, p), auto.grad_q(q, p), rtol=1e-13, atol=1e-14)
+    torch.testing.assert_close(field.grad_p(q, p), auto.grad_p(q, p), rtol=1e-13, atol=1e-14)

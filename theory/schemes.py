@@ -147,10 +147,6 @@ class Damping:
         """The weight stated in the text after (16): ∫_0^h exp(−∫_s^h α) ds (h/(r+1), (1−e^{−mh})/m)."""
         return exp_euler_weight(self.r, self.m, 0.0, _positive(h, "h"))
 
-    def symbolic(self, t: sp.Symbol) -> sp.Expr:
-        """α(t) as a sympy expression (exact rationals for the parameters)."""
-        return sp.nsimplify(self.r) / t + sp.nsimplify(self.m)
-
 
 def damping(kind: str, *, mu: float | None = None, r: float | None = None,
             m: float | None = None) -> Damping:
@@ -225,7 +221,7 @@ def exp_euler_weight_sym(kind: str) -> dict[str, sp.Expr]:
     r, m = sp.symbols("r m", positive=True)
     t1 = t_k + h
     if kind == "constant":
-        alpha = m + 0 * z
+        alpha = m
     elif kind in ("power", "nesterov"):
         alpha = (r if kind == "power" else sp.Integer(3)) / z
     elif kind == "log-linear":
@@ -246,8 +242,9 @@ def exp_euler_weight_sym(kind: str) -> dict[str, sp.Expr]:
 
 
 def primitive_weight_ode_residual(order: int = 12) -> sp.Expr:
-    """W(t) = t ₁F₁(1; r+2; −m t)/(r+1) solves t W' = t − (r + m t) W, W(0) = 0 — the ODE that
-    characterizes ∫_0^t exp(−∫_s^t (r/z + m) dz) ds. Returns the Taylor series of the residual
+    """W(t) = t ₁F₁(1; r+2; −m t)/(r+1) solves t W' = t − (r + m t) W, W(0) = 0, whose unique
+    solution analytic at 0 is ∫_0^t exp(−∫_s^t (r/z + m) dz) ds (the homogeneous solution
+    t^{−r}e^{−mt} is singular there). Returns the Taylor series of the residual
     t W' − t + (r + m t) W up to O(t^order) (exactly zero when the ₁F₁ form is right)."""
     t, r, m = sp.symbols("t r m", positive=True)
     W = sp.series(t * sp.hyper([1], [r + 2], -m * t) / (r + 1), t, 0, order + 1).removeO()
