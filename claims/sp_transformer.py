@@ -78,7 +78,7 @@ def thm_1(budget: str) -> Evidence:
     # Control: a non-symplectic one-step map of the same system (explicit Euler, h = 0.4) is
     # detected by the same criterion, so the criterion can fail.
     _, grad, hess = ham.oscillator(3.5)
-    D_euler = np.eye(4) + 0.4 * ham.symplectic_J(4) @ hess(ham.Z0)
+    D_euler = np.eye(4) + 0.4 * sy.canonical_J(2) @ hess(ham.Z0)
     control = float(_relative_defect(D_euler))
     tol = 1e-8  # DOP853 at rtol = atol = 1e-12 over t <= 100: accumulated error ~1e-10 relative
     ok = max(worst, worst_random) < tol and control > 1e3 * tol

@@ -136,7 +136,7 @@ def test_implicit_midpoint_raises_with_the_residual_when_not_converged():
     (lambda: ham.implicit_midpoint_trajectory(lambda z: z, np.zeros(2), 0.1, -1), "n_steps"),
     (lambda: ham.exact_flow(lambda z: z, np.zeros(2), [1.0, 0.5]), "nondecreasing"),
     (lambda: ham.exact_flow(lambda z: z, np.zeros((2, 2)), [1.0]), "one point"),
-    (lambda: ham.symplectic_J(3), "even"),
+    (lambda: ham.hamiltonian_vector_field(lambda z: z, np.zeros(3)), "even-dimensional"),
 ])
 def test_bad_input_names_the_parameter(call, match):
     with pytest.raises(ValueError, match=match):

@@ -23,6 +23,8 @@ from typing import Callable, Mapping
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from theory.symplectic import canonical_J
+
 Array = np.ndarray
 Grad = Callable[[Array], Array]
 
@@ -64,15 +66,6 @@ def _finite(x, name: str) -> float:
     if not np.isfinite(x):
         raise ValueError(f"{name} must be finite, got {x}")
     return x
-
-
-def symplectic_J(n: int) -> Array:
-    """J_{2d} for a phase space of dimension n = 2d (seed 001 eq. (1))."""
-    if n < 2 or n % 2:
-        raise ValueError(f"phase-space dimension must be even and >= 2, got {n}")
-    d = n // 2
-    eye, zero = np.eye(d), np.zeros((d, d))
-    return np.block([[zero, eye], [-eye, zero]])
 
 
 def hamiltonian_vector_field(grad_H: Grad, z) -> Array:
@@ -187,7 +180,7 @@ def exact_flow_with_jacobian(grad_H: Grad, hess_H: Callable[[Array], Array], z0,
         raise ValueError(f"z0 must be one point (2d,), got shape {z0.shape}")
     t = _times(t)
     n = z0.size
-    J = symplectic_J(n)
+    J = canonical_J(n // 2)
 
     def rhs(_, y):
         z, D = y[:n], y[n:].reshape(n, n)
@@ -234,7 +227,7 @@ def implicit_midpoint_step(grad_H: Grad, z, h: float, tol: float = 1e-13, max_it
     if int(max_iter) < 1:
         raise ValueError(f"max_iter must be >= 1, got {max_iter}")
     n = z.shape[-1]
-    J = symplectic_J(n)
+    J = canonical_J(n // 2)
     scale = np.maximum(1.0, np.max(np.abs(z), axis=-1, keepdims=True))
     z_next = z + h * _apply_J(grad_H(z))
     residual = np.inf
@@ -259,7 +252,7 @@ def implicit_midpoint_jacobian(hess_H: Callable[[Array], Array], z, z_next, h: f
     if z.shape != z_next.shape:
         raise ValueError(f"z {z.shape} and z_next {z_next.shape} must have the same shape")
     n = z.shape[-1]
-    JS = (_finite(h, "h") / 2) * symplectic_J(n) @ hess_H((z + z_next) / 2)
+    JS = (_finite(h, "h") / 2) * canonical_J(n // 2) @ hess_H((z + z_next) / 2)
     return np.linalg.solve(np.eye(n) - JS, np.eye(n) + JS)
 
 
