@@ -342,8 +342,8 @@ def mixture_scheme(eps: float, x0: torch.Tensor, a0: torch.Tensor | None, cost: 
                  "∂ₜρ = Δρ, for ρ₀ = ½N(−2,1) + ½N(2,1) and for a Gaussian",
        method="convergence", expect="holds-with-correction", figures=["heatflow-rates", "heatflow-mixture"])
 def result_3(budget: str) -> Evidence:
-    eps_gauss = 0.1 / 2.0 ** np.arange(4 if budget == "quick" else 9)
-    eps_mix = [0.1, 0.05] if budget == "quick" else [0.08, 0.04, 0.02, 0.01, 0.005]
+    eps_gauss = 0.1 / 2.0 ** np.arange(4 if budget == "quick" else 7)
+    eps_mix = [0.1, 0.05] if budget == "quick" else [0.1, 0.05, 0.025, 0.0125]
     numbers = {"T": HORIZON, "eps_gaussian": eps_gauss, "eps_mixture": eps_mix}
     orders = {}
     for scheme in ("sb_half_sq", "sb_sq", "euler"):
