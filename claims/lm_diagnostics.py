@@ -44,8 +44,11 @@ MOMENTUM_002 = ("tmm", "yurii", "hb", "adam")
 SYMPFORMER_SOFTMAX = tuple(k for k in PAPER_000_TABLE_1_SECONDS if k.startswith("symp-"))
 NEGLIGIBLE = 1.10  # "negligible" / "comparable" read as at most 10% more time per step
 MUON_SLOWER = (3.0, 5.0)  # seed 002 App. D.6: "≈3–5× slower"
+# Seed 002's optimizer-inspired variants outside the Muon family (same Newton–Schulz operator).
+NON_MUON_002 = (*MOMENTUM_002, "adamw", "rmsprop", "soap", "shampoo")
+LARGE_PENALTY = 2.0  # "large penalty" read as at least twice vanilla's step time
 WALL_CLOCK_VARIANTS = ("gd-lt", "polyak-lt", "nesterov-lt", "polyak-euler", "nesterov-euler",
-                       *MOMENTUM_002, "muon", *SYMPFORMER_SOFTMAX)
+                       *NON_MUON_002, "muon", *SYMPFORMER_SOFTMAX)
 
 
 @lru_cache(maxsize=2)
@@ -115,6 +118,25 @@ def muon_wall_clock(budget: str) -> Evidence:
                                  PAPER_002_S_PER_STEP["muon"][1] / PAPER_002_S_PER_STEP["gd-lt"][0]],
                  "setting": _setting(budget)},
         counterexample={"muon_over_vanilla": r, "setting": _setting(budget)} if verdict == "fails" else None)
+
+
+@claim("momentum_streams:wall-clock-only-muon", locator="Appendix D.6",
+       statement="the only optimizer-inspired variant with a large per-step penalty is MuonFormer",
+       method="experiment", expect="fails", expect_quick="inconclusive",
+       figures=["bench-training"])
+def only_muon_wall_clock(budget: str) -> Evidence:
+    ratios = {v: _ratio(budget, v) for v in NON_MUON_002}
+    holds, decided = _decide(budget, [bench.ratio_verdict(r, at_most=LARGE_PENALTY) for r in ratios.values()])
+    verdict = verdict_from(holds, decided=decided)
+    large = {v: r for v, r in ratios.items() if r["q25"] > LARGE_PENALTY}
+    return Evidence(
+        verdict=verdict,
+        criterion=f"every seed-002 variant outside the Muon family (Muon, Ortho) has a paired "
+                  f"step-time ratio over vanilla with interquartile range <= {LARGE_PENALTY} "
+                  f"(holds); one entirely above (fails); else inconclusive",
+        numbers={"ratios": ratios, "muon_over_vanilla": _ratio(budget, "muon"),
+                 "setting": _setting(budget)},
+        counterexample=large if verdict == "fails" else None)
 
 
 @claim("yurii:wall-clock", locator="§6 (Polyak vs Nesterov)",
@@ -307,7 +329,7 @@ def flatness_claim(budget: str) -> Evidence:
 # ---------------------------------------------------------------------------------------------
 # seed 002 §5.3: full-block Jacobian diagnostic
 
-JACOBIAN_SETTINGS = {"quick": {"sequences": 1, "tokens": 8}, "full": {"sequences": 2, "tokens": 32}}
+JACOBIAN_SETTINGS = {"quick": {"sequences": 1, "tokens": 8}, "full": {"sequences": 2, "tokens": 16}}
 
 
 def block_maps(model: torch.nn.Module, idx: torch.Tensor) -> tuple[list, list]:

@@ -11,8 +11,8 @@ from figures import Context, figure
 from particles.lm import bench
 from particles.lm.variants import VARIANTS
 
-CLAIMS = ["momentum_streams:wall-clock", "momentum_streams:wall-clock-muon", "yurii:wall-clock",
-          "sympformer:wall-clock"]
+CLAIMS = ["momentum_streams:wall-clock", "momentum_streams:wall-clock-muon",
+          "momentum_streams:wall-clock-only-muon", "yurii:wall-clock", "sympformer:wall-clock"]
 COLORS = {"yurii": "tab:blue", "momentum_streams": "tab:orange", "sympformer": "tab:green"}
 
 
@@ -60,8 +60,8 @@ def draw(ctx: Context) -> None:
     ax1.axvline(lmd.NEGLIGIBLE, color="k", lw=0.8, ls=":")
     ax1.set_yticks(y, [VARIANTS[v].label for v in variants], fontsize=7)
     ax1.set_xlabel("step time / vanilla step time (median, IQR over paired rounds); black: paper")
-    ax1.set_title("; ".join(f"{c.split(':')[0]}:{c.split(':')[1]} {v}" for c, v in verdicts.items()),
-                  fontsize=8)
+    lines = [f"{c} → {v}" for c, v in verdicts.items()]
+    ax1.set_title("\n".join("; ".join(lines[i:i + 3]) for i in range(0, len(lines), 3)), fontsize=8)
     ax1.legend(handles=[Patch(color=c, label=p) for p, c in COLORS.items()], fontsize=7,
                loc="lower right")
     cfg = t["config"]
