@@ -101,3 +101,16 @@ def test_claim_numbers_match_the_closed_forms(check, key, value):
     assert ev.verdict == "holds-with-correction"
     np.testing.assert_allclose(ev.numbers[key], value, atol=1e-12)
 
+
+
+@given(d=st.integers(1, 3), seed=seeds)
+def test_attention_determinant_for_two_tokens(d, seed):
+    # T = 2: Λ = rotation by θ = 2 arctan c, c = z¹ᵀAz²; the matrix determinant lemma gives
+    # det D = 1 + θ'(c) (z²ᵀAz² − z¹ᵀAz¹), θ'(c) = 2/(1 + c²), for every d and every A
+    A = torch.randn(2 * d, 2 * d, generator=gen(seed), dtype=F64)
+    Z = torch.randn(2 * d, 2, generator=gen(seed + 1), dtype=F64)
+    D = geometry.jacobian(CayleyAttention(2 * d, A=A), Z[None], 2)[0].detach().numpy()
+    z1, z2 = Z[:, 0], Z[:, 1]
+    c = float(z1 @ A @ z2)
+    predicted = 1 + 2 / (1 + c ** 2) * float(z2 @ A @ z2 - z1 @ A @ z1)
+    assert np.linalg.det(D) == pytest.approx(predicted, rel=1e-10, abs=1e-12)
