@@ -18,7 +18,8 @@ Schemes (seed 000 §2): `explicit_euler` (14), `conformal_symplectic_euler` (15)
 `exponential_euler` (16), `ab2` (17) applied to (4), `etd_ab2` (17) applied to the undamped form
 (12) via the change of variables (13), plus two conformally symplectic schemes for non-separable
 H: `conformal_symplectic_euler_implicit` (symplectic Euler, implicit in p, then exact damping)
-and `conformal_midpoint` (Strang: damp h/2, implicit midpoint, damp h/2).
+and `conformal_midpoint` (Strang: damp h/2, implicit midpoint, damp h/2), and classical `rk4` as
+the four-oracle reference. `counted(field)` counts oracle calls.
 
 Implicit schemes solve their equations by a fixed number of fixed-point iterations (no
 data-dependent control flow, so they run under `torch.func` transforms); the iteration contracts
@@ -32,6 +33,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import torch
 from torch.func import grad, vmap
 
+from particles.attention import CountingOracle
 from theory.schemes import Damping
 
 Tensor = torch.Tensor
@@ -197,6 +199,24 @@ def exponential_euler(q: Tensor, p: Tensor, t: float, h: float, field: Hamiltoni
     return Step(q + h * field.grad_p(q, p), damping.sigma(t, h) * p - w * field.grad_q(q, p))
 
 
+def rk4(q: Tensor, p: Tensor, t: float, h: float, field: HamiltonianField, damping: Damping,
+        memo=None) -> Step:
+    """Classical Runge–Kutta 4 on (4): the single-step method of order 4 that seed 000 §2 contrasts
+    with AB-2 ("Runge-Kutta-4 need[s] four oracle calls per step"). Neither conformally
+    symplectic nor oracle-economical; a reference."""
+    t, h = _check(q, p, t, h, damping)
+
+    def f(s: float, x: Tensor, y: Tensor) -> tuple[Tensor, Tensor]:
+        return field.grad_p(x, y), -damping.alpha(s) * y - field.grad_q(x, y)
+
+    k1 = f(t, q, p)
+    k2 = f(t + h / 2, q + h / 2 * k1[0], p + h / 2 * k1[1])
+    k3 = f(t + h / 2, q + h / 2 * k2[0], p + h / 2 * k2[1])
+    k4 = f(t + h, q + h * k3[0], p + h * k3[1])
+    return Step(q + h / 6 * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0]),
+                p + h / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1]))
+
+
 # ------------------------------------------------------------------ multistep schemes
 
 
@@ -247,11 +267,21 @@ SCHEMES: dict[str, Callable[..., Step]] = {
     "conformal_symplectic_euler_implicit": conformal_symplectic_euler_implicit,
     "conformal_midpoint": conformal_midpoint,
     "exponential_euler": exponential_euler,
+    "rk4": rk4,
     "ab2": ab2,
     "etd_ab2": etd_ab2,
 }
 ONE_STEP = ("explicit_euler", "conformal_symplectic_euler", "conformal_symplectic_euler_implicit",
-            "conformal_midpoint", "exponential_euler")
+            "conformal_midpoint", "exponential_euler", "rk4")
+
+
+def counted(field: HamiltonianField) -> tuple[HamiltonianField, CountingOracle]:
+    """`field` routed through one `particles.attention.CountingOracle` keyed on the positions q:
+    `.evaluations` counts every gradient evaluation, `.calls` the oracle calls — evaluations at
+    new positions (∇_qH and ∇_pH at the same q share one attention kernel, as in Algorithm 1)."""
+    oracle = CountingOracle(lambda q, p, which: field.grad_q(q, p) if which == "q"
+                            else field.grad_p(q, p))
+    return HamiltonianField(lambda q, p: oracle(q, p, "q"), lambda q, p: oracle(q, p, "p")), oracle
 
 
 def get_scheme(name: str) -> Callable[..., Step]:

@@ -166,7 +166,7 @@ def test_ab2_starts_with_an_explicit_euler_step_of_4(h, damp, seed):
 
 
 @pytest.mark.parametrize("scheme,order", [("ab2", 2), ("etd_ab2", 2), ("conformal_midpoint", 2),
-                                          ("exponential_euler", 1),
+                                          ("exponential_euler", 1), ("rk4", 4),
                                           ("conformal_symplectic_euler", 1)])
 def test_order_on_the_damped_oscillator(scheme, order):
     # ẍ + μẋ + x = 0 (μ = 0.5) has a closed-form solution; halving h divides the error by 2^order
@@ -229,7 +229,7 @@ def test_bad_input_raises_naming_the_parameter():
     with pytest.raises(ValueError, match="weight"):
         I.exponential_euler(q, q, 1.0, 0.1, field, damp, weight="midpoint")
     with pytest.raises(ValueError, match="scheme"):
-        I.integrate("rk4", q, q, 1.0, [0.1], field, damp)
+        I.integrate("dopri5", q, q, 1.0, [0.1], field, damp)
     with pytest.raises(ValueError, match="steps"):
         I.integrate("ab2", q, q, 1.0, [], field, damp)
     with pytest.raises(ValueError, match="scheme"):
@@ -251,3 +251,13 @@ def test_claim_test_hamiltonians_have_the_written_out_gradients(name):
     q, p = z[:, 0], z[:, 1]
     torch.testing.assert_close(field.grad_q(q, p), auto.grad_q(q, p), rtol=1e-13, atol=1e-14)
     torch.testing.assert_close(field.grad_p(q, p), auto.grad_p(q, p), rtol=1e-13, atol=1e-14)
+
+
+@pytest.mark.parametrize("scheme,calls", [("explicit_euler", 1), ("conformal_symplectic_euler", 1),
+                                          ("ab2", 1), ("etd_ab2", 1), ("rk4", 4)])
+def test_counted_oracle_calls_per_step(scheme, calls):
+    field, oracle = I.counted(_separable(2, 3))
+    z = _z(2, 3, n=1)[0]
+    I.integrate(scheme, z[0], z[1], 1.0, [0.1] * 6, field, S.damping("nesterov"))
+    assert oracle.calls == 6 * calls
+    assert oracle.evaluations == 6 * 2 * calls  # ∇_qH and ∇_pH per oracle call
