@@ -114,20 +114,20 @@ def eq_12_13(budget: str) -> Evidence:
     alpha = sp.diff(eta, t)  # η' = α by definition of η
     residuals = {}
     for d in (1, 2):
-        q = sp.symbols(f"q1:{d + 1}", real=True)
-        p = sp.symbols(f"p1:{d + 1}", real=True)
+        q = [sp.Function(f"q{i}")(t) for i in range(1, d + 1)]
+        p = [sp.Function(f"p{i}")(t) for i in range(1, d + 1)]
         P = sp.symbols(f"P1:{d + 1}", real=True)
         H = sp.Function("H")
-        Ht = sp.exp(eta) * H(*q, *[sp.exp(-eta) * Pi for Pi in P])
-        on_shell = {Pi: sp.exp(eta) * pi for Pi, pi in zip(P, p)}
         Hqp = H(*q, *p)
+        # the damped system (4): q̇ = ∂_pH, ṗ = −αp − ∂_qH
+        flow = {sp.Derivative(p[i], t): -alpha * p[i] - sp.diff(Hqp, q[i]) for i in range(d)}
+        Ht = sp.exp(eta) * H(*q, *[sp.exp(-eta) * Pi for Pi in P])   # H̃(t, q, P) of (12)
+        on_shell = {Pi: sp.exp(eta) * pi for Pi, pi in zip(P, p)}     # (13): P = e^η p
         res = []
         for i in range(d):
-            # q̇_i from (4) minus ∂_{P_i} H̃ at P = e^η p
-            res.append(sp.diff(Hqp, p[i]) - sp.diff(Ht, P[i]).subs(on_shell))
-            # d/dt(e^η p_i) along (4) = e^η(α p_i + ṗ_i), ṗ_i = −α p_i − ∂_{q_i}H; minus −∂_{q_i}H̃
-            Pdot = sp.exp(eta) * (alpha * p[i] + (-alpha * p[i] - sp.diff(Hqp, q[i])))
-            res.append(Pdot + sp.diff(Ht, q[i]).subs(on_shell))
+            res.append(sp.diff(Hqp, p[i]) - sp.diff(Ht, P[i]).subs(on_shell))   # q̇ = ∂_P H̃
+            Pdot = sp.diff(sp.exp(eta) * p[i], t).subs(flow)                  # d/dt (e^η p_i)
+            res.append(Pdot + sp.diff(Ht, q[i]).subs(on_shell))                # Ṗ = −∂_q H̃
         residuals[d] = [sp.simplify(sp.expand(r.doit())) for r in res]
     ok = all(r == 0 for rs in residuals.values() for r in rs)
     return Evidence(verdict=verdict_from(ok), criterion="every residual simplifies to exactly 0 "
