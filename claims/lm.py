@@ -9,10 +9,11 @@ sweep itself for whatever is missing). The quick budget trains nothing: such a c
 
 Statistical criterion of every ordering claim: for each pair of rows the paper prints with
 loss_a < loss_b we take the per-seed differences d_k = loss_b(seed k) - loss_a(seed k) (paired:
-seed k fixes the data order and the init seed of both variants) and a one-sided paired t-test at
-level 0.05. The pair *agrees* when mean d > 0 significantly, *disagrees* when mean d < 0
-significantly, and is *undecided* otherwise (the seed spread covers the gap). Verdict: `fails`
-when some pair disagrees, `holds` when all agree, `inconclusive` otherwise.
+seed k fixes the data order and the init seed of both variants) and a paired t-test (two-sided
+p-value), with Holm's step-down correction over all pairs of the table at family-wise level 0.05.
+A rejected pair *agrees* when mean d > 0 and *disagrees* when mean d < 0; a pair not rejected is
+*undecided* (the seed spread covers the gap). Verdict: `fails` when some pair disagrees, `holds`
+when all agree, `inconclusive` otherwise.
 """
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from scipy import stats
 from claims import Evidence, claim, verdict_from
 from particles.lm.blocks import explicit_force_G, hamiltonian_oracle_G
 from particles.lm.model import GPT, GPTConfig, count_parameters, meta_model
-from particles.lm.train import TrainConfig, sweep
+from particles.lm.train import TrainConfig, sweep, torch_threads
 from particles.lm.variants import VARIANTS
 
 F64 = torch.float64
@@ -136,18 +137,22 @@ def ms_param_count_aux(budget: str) -> Evidence:
 # ------------------------------------------------------------------------ structural properties
 
 def _pair_equal(general: str, pins: dict, special: str, seeds=(0, 1, 2)) -> bool:
+    with torch_threads(1):  # tiny models: one thread avoids spinning pool threads
+        return all(_pair_equal_seed(general, pins, special, seed) for seed in seeds)
+
+
+def _pair_equal_seed(general: str, pins: dict, special: str, seed: int) -> bool:
+    """Bit-for-bit equal float64 logits of the pinned general model and the special one
+    carrying the same weights (every weight of the special model comes from the general one)."""
     cfg = GPTConfig(block_size=16, n_layer=2, n_head=2, n_embd=16)
-    for seed in seeds:
-        torch.manual_seed(seed)
-        g = GPT(cfg, general, pins=pins).to(F64)
-        s = GPT(cfg, special).to(F64)
-        if s.load_state_dict(g.state_dict(), strict=False).missing_keys:
-            return False
-        idx = torch.randint(0, 256, (2, 16), generator=torch.Generator().manual_seed(seed))
-        with torch.no_grad():
-            if not torch.equal(g(idx), s(idx)):
-                return False
-    return True
+    torch.manual_seed(seed)
+    g = GPT(cfg, general, pins=pins).to(F64)
+    s = GPT(cfg, special).to(F64)
+    if s.load_state_dict(g.state_dict(), strict=False).missing_keys:
+        return False
+    idx = torch.randint(0, 256, (2, 16), generator=torch.Generator().manual_seed(seed))
+    with torch.no_grad():
+        return torch.equal(g(idx), s(idx))
 
 
 MS_CONTAINMENTS = (("tmm", {"nu_a": 1.0, "nu_m": 1.0}, "yurii"),
@@ -205,7 +210,8 @@ def yurii_oracle_calls(budget: str) -> Evidence:
         if v.paper != "yurii":
             continue
         m = GPT(cfg, name)
-        c = count_oracle_calls(m.blocks[0], m.initial_state(idx))
+        with torch_threads(1):
+            c = count_oracle_calls(m.blocks[0], m.initial_state(idx))
         counted[name] = {"attn": c.attn, "mlp": c.mlp, "printed": _printed_calls(name)}
     ok = all((c["attn"], c["mlp"]) == tuple(c["printed"]) for c in counted.values())
     return Evidence(verdict_from(ok), criterion="forward hooks on the attention and MLP input "
@@ -219,7 +225,7 @@ def _max_prefix_change(name: str, t: int = 5, T: int = 12) -> tuple[float, float
     idx = torch.randint(0, 256, (2, T), generator=torch.Generator().manual_seed(1))
     other = idx.clone()
     other[:, t + 1:] = (other[:, t + 1:] + 17) % 256
-    with torch.no_grad():
+    with torch.no_grad(), torch_threads(1):
         diff = (m(idx) - m(other)).abs()
     return diff[:, : t + 1].max().item(), diff[:, t + 1:].max().item()
 
@@ -288,41 +294,47 @@ def ordering_evidence(printed: dict[str, float], rows: dict[str, str], budget: s
                       metric: str = "best_val_loss", source: str = "") -> Evidence:
     """Compare the printed ordering of `printed` (row label -> loss) with the compact sweep.
     `rows` maps each row label to its variant name."""
-    criterion = ("paired one-sided t-test (level 0.05) per printed pair over seeds "
-                 f"{list(SEEDS)} of {metric}; fails if a pair is significantly reversed, holds if all "
-                 "pairs agree significantly, else inconclusive (compact scale: docs/training.md)")
+    criterion = ("paired t-test per printed pair over seeds "
+                 f"{list(SEEDS)} of {metric}, Holm-corrected over the table's pairs at family-wise "
+                 "level 0.05; fails if a pair is significantly reversed, holds if all pairs agree "
+                 "significantly, else inconclusive (compact scale: docs/training.md)")
     if budget == "quick":
         return Evidence("inconclusive", criterion=criterion + "; the quick budget trains no models",
                         numbers={"printed": printed, "source": source})
     results = compact_results(list(dict.fromkeys(rows.values())), budget)
     values = {label: [r[metric] for r in results[rows[label]]] for label in rows}
-    pairs, agree, disagree = [], 0, 0
     labels = sorted(printed, key=printed.get)
+    pairs = []
     for i, a in enumerate(labels):
         for b in labels[i + 1:]:
             if printed[a] == printed[b]:
                 continue
             d = [vb - va for va, vb in zip(values[a], values[b])]
             mean, sd = statistics.mean(d), statistics.stdev(d)
-            t = mean / (sd / len(d) ** 0.5) if sd > 0 else (float("inf") if mean > 0 else float("-inf"))
-            p_agree = float(stats.t.sf(t, len(d) - 1))
-            p_reverse = float(stats.t.cdf(t, len(d) - 1))
-            status = "agree" if p_agree < ALPHA else "disagree" if p_reverse < ALPHA else "undecided"
-            agree += status == "agree"
-            disagree += status == "disagree"
+            t = mean / (sd / len(d) ** 0.5) if sd > 0 else float("inf") * (1 if mean > 0 else -1)
             pairs.append({"lower": a, "higher": b, "printed_gap": printed[b] - printed[a],
-                          "measured_gap": mean, "t": t, "status": status})
+                          "measured_gap": mean, "t": t,
+                          "p": float(2 * stats.t.sf(abs(t), len(d) - 1)), "status": "undecided"})
+    # Holm's step-down: the i-th smallest p is tested at ALPHA / (m - i), stop at the first failure
+    m = len(pairs)
+    for rank, pair in enumerate(sorted(pairs, key=lambda p: p["p"])):
+        if pair["p"] >= ALPHA / (m - rank):
+            break
+        pair["status"] = "agree" if pair["measured_gap"] > 0 else "disagree"
+    agree = sum(p["status"] == "agree" for p in pairs)
+    disagree = sum(p["status"] == "disagree" for p in pairs)
     measured = {label: {"mean": statistics.mean(v), "std": statistics.stdev(v), "values": v}
                 for label, v in values.items()}
     tau = stats.kendalltau([printed[l] for l in labels], [measured[l]["mean"] for l in labels])
-    n = len(pairs)
-    verdict = "fails" if disagree else ("holds" if agree == n else "inconclusive")
+    verdict = "fails" if disagree else ("holds" if agree == m else "inconclusive")
+    first = results[rows[labels[0]]][0]
     return Evidence(verdict, criterion=criterion,
                     numbers={"printed": printed, "measured": measured, "pairs": pairs,
-                             "n_pairs": n, "agree": agree, "disagree": disagree,
-                             "undecided": n - agree - disagree, "kendall_tau": tau.statistic,
-                             "data_sha256": results[rows[labels[0]]][0]["data"]["sha256"],
-                             "config": results[rows[labels[0]]][0]["config"], "source": source},
+                             "n_pairs": m, "agree": agree, "disagree": disagree,
+                             "undecided": m - agree - disagree, "kendall_tau": tau.statistic,
+                             "measured_order": sorted(labels, key=lambda l: measured[l]["mean"]),
+                             "data_sha256": first["data"]["sha256"], "config": first["config"],
+                             "source": source},
                     counterexample=[p for p in pairs if p["status"] == "disagree"] or None)
 
 

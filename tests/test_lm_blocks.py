@@ -10,7 +10,16 @@ from hypothesis import strategies as st
 from particles.lm.blocks import (Scalar, Scalars, count_oracle_calls, explicit_force_G,
                                  hamiltonian_oracle_G, inverse_sqrt_newton, newton_schulz)
 from particles.lm.model import GPT, GPTConfig
+from particles.lm.train import torch_threads
 from particles.lm.variants import VARIANTS
+
+
+@pytest.fixture(autouse=True)
+def _one_torch_thread():
+    """One intra-op thread: these models are tiny and idle pool threads spin on a shared CPU."""
+    with torch_threads(1):
+        yield
+
 
 F64 = torch.float64
 TINY = GPTConfig(block_size=12, n_layer=2, n_head=2, n_embd=16)

@@ -5,7 +5,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from particles.lm.model import GPT, GPTConfig, count_parameters, meta_model
+from particles.lm.train import torch_threads
 from particles.lm.variants import VARIANTS, get_variant
+
+
+@pytest.fixture(autouse=True)
+def _one_torch_thread():
+    """One intra-op thread: these models are tiny and idle pool threads spin on a shared CPU."""
+    with torch_threads(1):
+        yield
 
 
 def gd_count(V, T, L, d):
@@ -13,8 +21,8 @@ def gd_count(V, T, L, d):
     return V * d + T * d + L * (12 * d * d + 2 * d) + d
 
 
-@settings(max_examples=15)
-@given(V=st.integers(10, 60000), T=st.integers(1, 2048), L=st.integers(1, 30),
+@settings(max_examples=8)
+@given(V=st.integers(10, 60000), T=st.integers(1, 2048), L=st.integers(1, 16),
        H=st.sampled_from([1, 2, 4, 8]), dh=st.sampled_from([8, 16, 64]))
 def test_meta_counts_match_the_formula(V, T, L, H, dh):
     d = H * dh

@@ -9,8 +9,15 @@ import torch
 from particles.lm import data as lm_data
 from particles.lm import train as lm_train
 from particles.lm.data import Batches, load_corpus
-from particles.lm.train import QUICK, TrainConfig, lr_factor, sweep, train
+from particles.lm.train import QUICK, TrainConfig, lr_factor, sweep, torch_threads, train
 from particles.lm.variants import VARIANTS
+
+
+@pytest.fixture(autouse=True)
+def _one_torch_thread():
+    """One intra-op thread: these models are tiny and idle pool threads spin on a shared CPU."""
+    with torch_threads(1):
+        yield
 
 Q = TrainConfig(**QUICK)
 
@@ -136,3 +143,16 @@ def test_bad_config_raises():
         TrainConfig(optimizer="sgd")
     with pytest.raises(ValueError, match="warmup"):
         TrainConfig(steps=5, warmup=10)
+
+
+def test_cli_documents_its_commands_and_reports_bad_input(capsys, tmp_path):
+    from particles.lm.__main__ import cli
+    with pytest.raises(SystemExit) as exit_:
+        cli(["--help"])
+    assert exit_.value.code == 0
+    out = capsys.readouterr().out
+    assert all(cmd in out for cmd in ("train", "sweep", "report", "variants"))
+    assert cli(["train", "--variant", "foo", "--root", str(tmp_path)]) == 2
+    assert "unknown variant" in capsys.readouterr().err
+    assert cli(["train", "--data", str(tmp_path / "none.txt"), "--root", str(tmp_path)]) == 2
+    assert cli(["report", "--root", str(tmp_path)]) == 1

@@ -118,5 +118,14 @@ def main(argv=None) -> int:
     return 0
 
 
+def cli(argv=None) -> int:
+    """`main` with bad input (unknown variant or data source, corrupt checkpoint) as one line."""
+    try:
+        return main(argv)
+    except (ValueError, RuntimeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(cli())

@@ -62,9 +62,9 @@ def _load_stdlib(val_every: int, max_bytes: int | None) -> Corpus:
     train, val, n_docs, total = [], [], 0, 0
     for path in _stdlib_files(root):
         name = path.relative_to(root).as_posix()
-        data = path.read_bytes() + b"\n"
-        if max_bytes is not None and total + len(data) > max_bytes:
+        if max_bytes is not None and total + path.stat().st_size + 1 > max_bytes:
             continue
+        data = path.read_bytes() + b"\n"
         total += len(data)
         n_docs += 1
         digest.update(name.encode() + b"\0" + data)

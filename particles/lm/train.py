@@ -32,7 +32,7 @@ import json
 import math
 import os
 import time
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Iterable
@@ -116,7 +116,7 @@ class TrainConfig:
 
 
 QUICK = dict(n_layer=2, n_head=2, n_embd=32, block_size=32, steps=6, batch_size=4, warmup=2,
-             eval_interval=3, eval_batches=2, max_bytes=400_000)
+             eval_interval=3, eval_batches=2, max_bytes=400_000, threads=1)
 """A configuration that trains any variant in well under a second on one CPU core (tests)."""
 
 
@@ -217,10 +217,29 @@ def train(cfg: TrainConfig, out_dir: Path | str | None = None, *, progress: bool
 
     Returns the result dict (see the module docstring).
     """
+    with torch_threads(cfg.threads):
+        return _train(cfg, out_dir, progress, resume)
+
+
+@contextmanager
+def torch_threads(n: int | None):
+    """Run with `n` intra-op torch threads (restored afterwards); None leaves torch's setting.
+
+    One thread per process is much cheaper on a shared, loaded CPU: idle pool threads spin."""
+    if n is None:
+        yield
+        return
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool) -> dict:
     rank, world = _dist()
     device = torch.device(cfg.device)
-    if cfg.threads is not None:
-        torch.set_num_threads(cfg.threads)
     corpus = load_corpus(cfg.data, max_bytes=cfg.max_bytes)
     train_batches = Batches(corpus.train, cfg.block_size, cfg.batch_size, cfg.seed, rank, world)
     # Validation batches are the same for every variant and seed.
