@@ -417,3 +417,25 @@ SYMP_TABLE_2_ROWS = {"Baseline": "gd-lt", "YuriiFormer": "nesterov-lt",
        figures=["ordering-table", "training-curves"])
 def symp_table_2(budget: str) -> Evidence:
     return ordering_evidence(SYMP_TABLE_2, SYMP_TABLE_2_ROWS, budget, source="seed 000 Table 2, best")
+
+
+YURII_TABLE_5 = YURII_TABLE_2 | {
+    "Hamiltonian (symplectic Euler)": 1.080, "IMEX k=1 (MAM)": 1.083, "IMEX k=1 (AMA)": 1.086,
+    "IMEX+LN_v k=1 (MAM)": 1.112, "IMEX+LN_v k=1 (AMA)": 1.078, "PRK-Verlet (MAM)": 1.077,
+    "PRK-Verlet (AMA)": 1.074, "IMEX k=2 (MAM)": 1.081, "IMEX k=2 (AMA)": 1.078,
+    "IMEX+LN_v k=2 (MAM)": 1.097, "IMEX+LN_v k=2 (AMA)": 1.070}
+YURII_TABLE_5_ROWS = YURII_ROWS | {
+    "Hamiltonian (symplectic Euler)": "hamiltonian", "IMEX k=1 (MAM)": "imex-k1-ma",
+    "IMEX k=1 (AMA)": "imex-k1-am", "IMEX+LN_v k=1 (MAM)": "imex-lnv-k1-ma",
+    "IMEX+LN_v k=1 (AMA)": "imex-lnv-k1-am", "PRK-Verlet (MAM)": "prk-verlet-mam",
+    "PRK-Verlet (AMA)": "prk-verlet-ama", "IMEX k=2 (MAM)": "imex-k2-ma", "IMEX k=2 (AMA)": "imex-k2-am",
+    "IMEX+LN_v k=2 (MAM)": "imex-lnv-k2-ma", "IMEX+LN_v k=2 (AMA)": "imex-lnv-k2-am"}
+
+
+@claim("yurii:table-5", locator="Appendix B.3, Table 5 (TinyStories small, best val loss)",
+       statement="The best-validation-loss ordering of all 17 update rules (GD/Polyak/Nesterov, "
+                 "Hamiltonian, IMEX(+LN_v) k in {1,2}, PRK-Verlet) reproduces at compact scale",
+       method="experiment", expect="inconclusive", expect_quick="inconclusive",
+       figures=["ordering-table", "training-curves"])
+def yurii_table_5(budget: str) -> Evidence:
+    return ordering_evidence(YURII_TABLE_5, YURII_TABLE_5_ROWS, budget, source="seed 004 Table 5, Best")
