@@ -261,3 +261,16 @@ def test_counted_oracle_calls_per_step(scheme, calls):
     I.integrate(scheme, z[0], z[1], 1.0, [0.1] * 6, field, S.damping("nesterov"))
     assert oracle.calls == 6 * calls
     assert oracle.evaluations == 6 * 2 * calls  # ∇_qH and ∇_pH per oracle call
+
+
+@given(h_, schedule_, st.floats(0.2, 5.0), seed_)
+def test_zeta_derived_reproduces_the_momentum_update_of_15_and_16(h, damp, t, seed):
+    # Algorithm 1's y ← ζ₁y + hζ₂G with G = −∇_xH frozen: (15) and exact-weight (16) in that form
+    g = torch.randn(3, generator=torch.Generator().manual_seed(seed), dtype=F64)
+    field = I.HamiltonianField(lambda q, p: -g.expand_as(q), lambda q, p: torch.zeros_like(p))
+    q, p = torch.zeros(3, dtype=F64), torch.ones(3, dtype=F64)
+    for scheme, step in (("presymp-euler", I.conformal_symplectic_euler),
+                         ("presymp-expeuler", I.exponential_euler)):
+        z1, z2 = S.zeta_derived(scheme, damp, t, h)
+        torch.testing.assert_close(step(q, p, t, h, field, damp).p, z1 * p + h * z2 * g,
+                                   rtol=1e-14, atol=1e-15)
