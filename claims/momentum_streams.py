@@ -214,8 +214,7 @@ def thm_f4(budget: str) -> Evidence:
         depth = n_star + 40
         sup = R.worst_filter(R.heavy_ball_tuned(1.0, kappa), 1.0, kappa, depth)
         below = sup[1:] < rv ** np.arange(1, depth + 1)
-        above = np.flatnonzero(~below)
-        n_check[kappa] = int(above[-1] + 2) if above.size else 1
+        n_check[kappa] = R.below_for_good(below)
         ok_correction &= n_check[kappa] == n_star and bool(below[n_star - 1:].all())
         n_gpt2[kappa] = bool(sup[12] < rv**12)
     # the printed N₀ with the smallest constants valid up to depth 12 and 48 (a constant valid

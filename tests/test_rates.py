@@ -215,6 +215,13 @@ def test_printed_threshold_is_not_strict_when_the_log_ratio_is_an_integer():
     assert C * rm**N0 == pytest.approx(rv**N0, rel=1e-12)  # equal, not strictly below
 
 
+@pytest.mark.parametrize("below,expected", [
+    ([True, True], 1), ([False, True, True], 2), ([True, False, True, True], 3),
+    ([True, True, False], 4), ([], 1)])
+def test_below_for_good(below, expected):
+    assert R.below_for_good(np.array(below, dtype=bool)) == expected
+
+
 @pytest.mark.parametrize("kappa,expected", [(10.0, 5), (100.0, 21), (1000.0, 84)])
 def test_true_heavy_ball_threshold(kappa, expected):
     rv, rm = R.rate_vanilla(kappa), R.rate_momentum(kappa)

@@ -217,7 +217,8 @@ def spectral_radius(m: Momentum, lam) -> np.ndarray:
 
 
 def _spectrum_grid(mu: float, L: float, n: int) -> np.ndarray:
-    """The endpoints μ, L followed by n Chebyshev–Lobatto points of [μ, L] (n ≥ 2)."""
+    """The endpoints μ, L followed by n Chebyshev–Lobatto points of [μ, L] (n ≥ 2; the endpoints
+    are set exactly, the Lobatto points reach them only up to rounding)."""
     k = np.arange(n)
     return np.concatenate([[mu, L], 0.5 * (mu + L) - 0.5 * (L - mu) * np.cos(np.pi * k / (n - 1))])
 
@@ -230,13 +231,11 @@ def worst_case_rate(m: Momentum, mu: float, L: float, n_interior: int = 256) -> 
     docstring the maximum is at an endpoint; `n_interior=0` uses only the endpoints."""
     mu, L = _interval(mu, L)
     n_interior = _depth(n_interior, "n_interior")
-    k = np.arange(1, n_interior + 1)
-    interior = 0.5 * (mu + L) - 0.5 * (L - mu) * np.cos(np.pi * k / (n_interior + 1))
     b, p, q = m.effective
     # α² − 4θ = q²λ² − (2q(1 + b) − 4p)λ + (1 + b)² − 4b
     roots = np.roots([q * q, -(2 * q * (1 + b) - 4 * p), (1 + b) ** 2 - 4 * b]) if q else []
     double = [r.real for r in np.atleast_1d(roots) if abs(r.imag) < 1e-12 and mu < r.real < L]
-    lam = np.concatenate([[mu, L], interior, double])
+    lam = np.concatenate([_spectrum_grid(mu, L, n_interior + 2), double])
     rho = spectral_radius(m, lam)
     i = int(np.argmax(rho))
     return float(rho[i]), float(lam[i])
@@ -311,7 +310,13 @@ def threshold_true(factor: Callable[[np.ndarray], np.ndarray], rho_vanilla: floa
     below = np.log(factor(n)) + n * math.log(rho_mom / rho_vanilla) < 0
     if not below[-1]:
         raise ValueError(f"N_max: the momentum bound is not below vanilla by depth {N_max}")
-    above = np.flatnonzero(~below[1:])
+    return below_for_good(below[1:])
+
+
+def below_for_good(below: np.ndarray) -> int:
+    """Given below[n − 1] = "the momentum bound is below vanilla at depth n" for n = 1..N, the
+    smallest N₀ ≥ 1 with below at every depth n ≥ N₀ (N + 1 if the last depth is not below)."""
+    above = np.flatnonzero(~np.asarray(below, dtype=bool))
     return int(above[-1] + 2) if above.size else 1
 
 
