@@ -156,6 +156,8 @@ def test_pepit_heavy_ball_exceeds_its_quadratic_worst_case():
     rho = R.rate_momentum(25)
     tau = worst_case("smooth-strongly-convex", [R.heavy_ball_tuned(1, 25)] * 3, "distance",
                      mu=1, L=25)
+    # "exceeds" needs a margin above the SDP accuracy (1e-4 relative); a factor 2 is far above it
+    # and below the observed 3.2 (10.26 against 3.16)
     assert tau > 2 * ((1 + (1 + rho) * 3) * rho**3) ** 2
 
 
