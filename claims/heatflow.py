@@ -367,13 +367,16 @@ def result_3(budget: str) -> Evidence:
     for D, s in sups.items():
         orders[("mix", D)] = _slope(eps_mix, s)
         numbers[f"mixture grid | sb_half_sq | D={D}"] = {"sup_w2": s, "order": orders[("mix", D)]}
-    ns = [100, 400] if budget == "quick" else [100, 400, 1600]
-    part = {"eps": 0.01, "n": ns, "sup_w2_D_half": [], "w2_at_k0": []}
+    ns = [100, 400, 1600]     # sampled particles at the slide's ε = 0.01 (full budget only)
+    part = {"eps": 0.01, "n": ns, "sup_w2_D_half": [], "w2_at_k0": [], "w2_at_T_D_half": [],
+            "w2_at_T_D_printed": []}
     if budget == "full":
         for n in ns:
             _, w2, _ = mixture_scheme(0.01, _samples(n), None)
             part["sup_w2_D_half"].append(max(w2[DIFFUSIVITY_BROWNIAN]))
             part["w2_at_k0"].append(w2[DIFFUSIVITY_BROWNIAN][0])
+            part["w2_at_T_D_half"].append(w2[DIFFUSIVITY_BROWNIAN][-1])
+            part["w2_at_T_D_printed"].append(w2[DIFFUSIVITY_PRINTED][-1])
         part["order_in_n"] = float(np.polyfit(np.log(ns), np.log(part["sup_w2_D_half"]), 1)[0])
         numbers["particles"] = part
     need = 0.5
