@@ -291,6 +291,12 @@ def test_heavy_ball_cycles_on_the_lessard_function():
     (lambda: R.Momentum.from_effective(0.5, 0.1, 0.1), "q"),
     (lambda: R.threshold_printed(-1.0, 0.9, 0.5), "C_mom"),
     (lambda: R.threshold_printed(2.0, 0.5, 0.9), "rho_mom"),
+    (lambda: R.worst_case_rate(R.gd_tuned(1, 2), 1.0, 2.0, n_interior=-1), "n_interior"),
+    (lambda: R.chebyshev_floor(0.5, 3), "kappa"),
+    (lambda: R.heavy_ball_transient(0.5, 3, float("nan")), "v0_over_e0"),
+    (lambda: R.nesterov_convex_schedule(0.0, 3), "L"),
+    (lambda: R.filter_values(R.gd_tuned(1, 2), 1.0, 3, v0=float("inf")), "v0"),
+    (lambda: R.threshold_true(lambda n: np.full_like(n, 1e300), 0.9, 0.89, N_max=10), "N_max"),
 ])
 def test_bad_input_raises_value_error(call, match):
     with pytest.raises(ValueError, match=match):
