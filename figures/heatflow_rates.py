@@ -32,6 +32,7 @@ def draw(ctx: Context) -> None:
               ("gaussian | sb_half_sq | D=1.0", "N(0,1): SB, ∂ₜρ = Δρ (printed)", "C3", "-"),
               ("gaussian | sb_sq | D=0.25", "N(0,1): SB cost |x−y|², ∂ₜρ = ¼Δρ", "C4", ":"),
               ("mixture grid | sb_half_sq | D=0.5", "mixture: SB, ∂ₜρ = ½Δρ", "C0", "--"),
+              ("mixture grid | euler_kde | D=0.5", "mixture: Euler S^k (KDE score), ∂ₜρ = ½Δρ", "C2", "--"),
               ("mixture grid | sb_half_sq | D=1.0", "mixture: SB, ∂ₜρ = Δρ (printed)", "C3", "--")]
     for key, label, color, ls in series:
         eps = r3["eps_mixture"] if key.startswith("mixture") else r3["eps_gaussian"]

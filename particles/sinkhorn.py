@@ -307,3 +307,17 @@ def sb_scheme(x0: torch.Tensor, eps: float, n_steps: int, weights: torch.Tensor 
         f, total = bridge.f, total + bridge.report.iterations
         iterates.append(x)
     return torch.stack(iterates), total
+
+
+def euler_scheme(x0: torch.Tensor, eps: float, n_steps: int,
+                 score: Callable[[torch.Tensor], torch.Tensor]) -> torch.Tensor:
+    """The explicit Euler scheme S^{k+1}_ε(ρ) = S¹_ε(S^k_ε(ρ)) (seed 003, slide "Result 3"), with
+    `score(x)` the score of the current measure at its own particles (e.g. `kde_score(x, x, h, a)`,
+    or a closed form). Returns the iterates, shape (n_steps + 1, *x0.shape)."""
+    x = _check_points(x0, "x0")
+    n_steps = _check_positive_int(n_steps, "n_steps")
+    iterates = [x]
+    for _ in range(n_steps):
+        x = euler_step(x, eps, score)
+        iterates.append(x)
+    return torch.stack(iterates)

@@ -101,6 +101,17 @@ def test_sb_scheme_follows_the_exact_gaussian_recursion():
     assert path.shape == (steps + 1,) + x.shape and total >= steps
 
 
+def test_euler_scheme_with_the_gaussian_score_follows_the_exact_recursion():
+    """S^k with the score −x/Var of the current (Gaussian) measure: Var_{k+1} = (1 + ε/2Var_k)²Var_k."""
+    x, a = grid(1.0)
+    eps, steps = 0.1, 5
+    path = sk.euler_scheme(x, eps, steps, lambda y: -y / float(a @ y[:, 0] ** 2))
+    S = np.array([[float(a @ x[:, 0] ** 2)]])
+    for k in range(1, steps + 1):
+        S = go.euler_step_gaussian(S, eps)
+        assert float(a @ path[k, :, 0] ** 2) == pytest.approx(S[0, 0], rel=1e-12)   # linear maps: rounding only
+
+
 def test_batched_clouds_are_solved_independently():
     x = cloud(0, (3, 40, 2))
     batched = sk.barycentric_projection(x, 0.3, tol=1e-12)
