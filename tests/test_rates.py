@@ -120,6 +120,23 @@ def test_minimax_tuning_of_each_family(kappa):
     assert pinned > R.rate_momentum(kappa) + 1e-6
 
 
+@pytest.mark.parametrize("kappa", [1.5, 30.0, 3000.0])
+def test_no_grid_member_beats_heavy_ball(kappa):
+    """An optimizer-free probe of the (b, p, q) family: the grid minimum sits above the heavy-ball
+    rate (it is the infimum), and the probe is not vacuous: it finds members that beat GD."""
+    best, (b, p, q) = R.family_grid_minimum(1.0, kappa, 41)
+    assert R.rate_momentum(kappa) <= best < R.rate_vanilla(kappa)
+    assert best == pytest.approx(float(R.spectral_radius(R.Momentum.from_effective(b, p, q),
+                                                         np.array([1.0, kappa])).max()), abs=1e-15)
+
+
+@given(st.floats(1.5, 1e4), st.floats(-1, 1), st.floats(-1, 1), st.floats(0.01, 4))
+def test_grid_radius_formula_matches_the_member(kappa, b, pL, qL):
+    m = R.Momentum.from_effective(b, pL / kappa, qL / kappa) if pL != qL else R.gd_tuned(1, kappa)
+    lam = np.array([1.0, kappa])
+    assert np.array_equal(R.root_radius(*R.char_coefficients(m, lam)), R.spectral_radius(m, lam))
+
+
 @given(st.floats(0.0, 1.0), st.floats(0.0, 1.0), st.floats(0.01, 0.3), st.floats(0.1, 3.0))
 def test_tmm_is_nesterov_with_a_rescaled_velocity(mu, beta, gamma, nu):
     """TMM(μ,β,γ,ν) = NAG(μ/ν, β, νγ): same effective coefficients, same filters (Cor. F.3 is an
@@ -293,6 +310,7 @@ def test_heavy_ball_cycles_on_the_lessard_function():
     (lambda: R.threshold_printed(2.0, 0.5, 0.9), "rho_mom"),
     (lambda: R.worst_case_rate(R.gd_tuned(1, 2), 1.0, 2.0, n_interior=-1), "n_interior"),
     (lambda: R.chebyshev_floor(0.5, 3), "kappa"),
+    (lambda: R.family_grid_minimum(1.0, 10.0, 1), "n"),
     (lambda: R.heavy_ball_transient(0.5, 3, float("nan")), "v0_over_e0"),
     (lambda: R.nesterov_convex_schedule(0.0, 3), "L"),
     (lambda: R.filter_values(R.gd_tuned(1, 2), 1.0, 3, v0=float("inf")), "v0"),

@@ -210,10 +210,33 @@ def spectral_radius(m: Momentum, lam) -> np.ndarray:
     Real roots: (|α| + √(α² − 4θ))/2; complex pair: √θ. The formula is continuous through a
     double root; there its value carries the intrinsic √(rounding) ≈ 1e-8 sensitivity of a
     double root to its coefficients."""
-    alpha, theta = char_coefficients(m, lam)
+    return root_radius(*char_coefficients(m, lam))
+
+
+def root_radius(alpha, theta) -> np.ndarray:
+    """max |r| over the roots of r² − α r + θ for arrays of real (α, θ) (see `spectral_radius`)."""
+    alpha, theta = np.asarray(alpha, dtype=np.float64), np.asarray(theta, dtype=np.float64)
     disc = alpha**2 - 4.0 * theta
     real = 0.5 * (np.abs(alpha) + np.sqrt(np.maximum(disc, 0.0)))
     return np.where(disc < 0.0, np.sqrt(np.abs(theta)), real)
+
+
+def family_grid_minimum(mu: float, L: float, n: int = 61) -> tuple[float, tuple[float, float, float]]:
+    """min over an n³ grid of effective coefficients (b, pL, qL) in the box [−1, 1] × [−1, 1] ×
+    (0, 4] of the worst-case spectral radius over [μ, L] (endpoints, exact by the Schur–Cohn
+    argument), and the minimizing (b, p, q). An optimizer-free probe of the Nesterov/TMM family
+    around its tuned members (heavy ball: b = ρ², p = 0, qL = 4/(1 + 1/√κ)²): a grid value below
+    the heavy-ball rate would refute its optimality; the converse is only sampled."""
+    mu, L = _interval(mu, L)
+    n = _depth(n, "n")
+    if n < 2:
+        raise ValueError(f"n must be >= 2, got {n}")
+    b, pL, qL = np.meshgrid(np.linspace(-1, 1, n), np.linspace(-1, 1, n),
+                            np.linspace(4 / n, 4, n), indexing="ij")
+    p, q = pL / L, qL / L
+    worst = np.maximum(root_radius(1 + b - q * mu, b - p * mu), root_radius(1 + b - q * L, b - p * L))
+    i = np.unravel_index(np.argmin(worst), worst.shape)
+    return float(worst[i]), (float(b[i]), float(p[i]), float(q[i]))
 
 
 def _spectrum_grid(mu: float, L: float, n: int) -> np.ndarray:
