@@ -26,6 +26,8 @@ from typing import Callable
 import torch
 from torch import nn
 
+from theory.symplectic import _positive_int  # the foundation's validator (TypeError/ValueError)
+
 Activation = Callable[[torch.Tensor], torch.Tensor]
 
 
@@ -60,14 +62,6 @@ def _half(n: int, name: str) -> int:
     if n < 2 or n % 2:
         raise ValueError(f"{name} must be even (a phase space R^{{2d}}), got {n}")
     return n // 2
-
-
-def _positive_int(n, name: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"{name} must be an int, got {type(n).__name__}")
-    if n < 1:
-        raise ValueError(f"{name} must be >= 1, got {n}")
-    return n
 
 
 def _randn(shape, generator, dtype, device, scale: float = 1.0) -> torch.Tensor:
