@@ -141,3 +141,13 @@ def test_implicit_midpoint_raises_with_the_residual_when_not_converged():
 def test_bad_input_names_the_parameter(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: ham.coupled_oscillator_hamiltonian(np.zeros(4), "2.0"), "k must be a real number"),
+    (lambda: ham.implicit_midpoint_step(lambda z: z, np.zeros(2), None), "h must be a real number"),
+    (lambda: ham.coupled_oscillator_grad(np.zeros(4), True), "k must be a real number"),
+])
+def test_bad_type_names_the_parameter(call, match):
+    with pytest.raises(TypeError, match=match):
+        call()

@@ -54,17 +54,19 @@ def _points(z, name: str = "z", even: bool = True) -> Array:
     return z
 
 
-def _positive(x, name: str) -> float:
-    x = float(x)
-    if not np.isfinite(x) or x <= 0:
-        raise ValueError(f"{name} must be a positive finite number, got {x}")
-    return x
-
-
 def _finite(x, name: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number, got {type(x).__name__}")
     x = float(x)
     if not np.isfinite(x):
         raise ValueError(f"{name} must be finite, got {x}")
+    return x
+
+
+def _positive(x, name: str) -> float:
+    x = _finite(x, name)
+    if x <= 0:
+        raise ValueError(f"{name} must be a positive finite number, got {x}")
     return x
 
 
