@@ -21,13 +21,12 @@ def draw(ctx: Context) -> None:
     fig, axes = plt.subplots(1, 4, figsize=(16, 3.6), sharey=True)
     header, columns = ["t", "H_implicit_midpoint"], [t, E_ref]
     for ax, (name, recs) in zip(axes, res.items()):
-        ax.plot(t, E_ref, color="tab:blue", lw=1.0, label="implicit midpoint")
-        for rec in recs:
+        for rec, color in zip(recs, ("tab:orange", "tab:green", "tab:red", "tab:purple")):
             traj = rec["rollout"]
             E = np.full(len(t), np.nan)
             finite = np.all(np.isfinite(traj), axis=-1)
             E[finite] = oscillator.energy(traj[finite], oscillator.K_TEST)
-            ax.plot(t, E, lw=0.8, label=f"seed {rec['seed']}")
+            ax.plot(t, E, lw=0.5, color=color, alpha=0.8, label=f"seed {rec['seed']}")
             header.append(f"H_{name}_seed{rec['seed']}")
             columns.append(E)
         title = LABELS[name]
@@ -35,7 +34,7 @@ def draw(ctx: Context) -> None:
             title += ": Δ " + ", ".join(f"{c:+.0%}" for c in change[name])
         ax.set_title(title, fontsize=8)
         ax.set_xlabel("t")
-        ax.set_yscale("symlog", linthresh=1.0)
+        ax.plot(t, E_ref, color="k", lw=0.8, zorder=3, label="implicit midpoint")
         ax.grid(alpha=0.3)
         ax.legend(fontsize=6)
     axes[0].set_ylabel("H(ẑ(t); k = 3.5)")

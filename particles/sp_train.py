@@ -58,6 +58,10 @@ class Budget:
 BUDGETS = {
     "full": Budget("full", {"resnet": 1000, "sympnet": 1000, "transformer": 150,
                             "sp_transformer": 150}, seeds=(0, 1, 2), k_stride=1),
+    # a longer run of the transformers (seed 0 only) continuing the full-budget checkpoints, to
+    # see whether the SP transformer's fit is limited by the 150 epochs (docs, not the ledger)
+    "long": Budget("long", {"resnet": 1000, "sympnet": 1000, "transformer": 600,
+                            "sp_transformer": 600}, seeds=(0,), k_stride=1),
     "quick": Budget("quick", {"resnet": 3, "sympnet": 3, "transformer": 2, "sp_transformer": 2},
                     seeds=(0,), k_stride=4, t_rollout=100.0, checkpoint_every=0),
 }
@@ -148,9 +152,14 @@ def _train(network: str, seed: int, budget: str | Budget, fresh: bool, progress:
     state = {"epoch": 0, "losses": []}
     if b.checkpoint_every and path.exists() and not fresh:
         state = torch.load(path, weights_only=False)
-        if state["settings"] != asdict(settings):
-            raise ValueError(f"checkpoint {path} was written with other settings {state['settings']};"
-                             f" rerun with --fresh")
+        # a checkpoint may be extended to more epochs (same shuffles, same optimizer state), but
+        # not continued under other optimizer settings or cut back
+        same = {**state["settings"], "n_epochs": settings.n_epochs} == asdict(settings)
+        if not same or state["epoch"] > settings.n_epochs:
+            raise ValueError(f"checkpoint {path} was written with other settings {state['settings']}"
+                             f" (epoch {state['epoch']}); rerun with --fresh")
+        if state["epoch"] < settings.n_epochs:
+            state.pop("rollout", None)
         model.load_state_dict(state["model"])
         for opt, s in zip(opts, state["optimizers"]):
             opt.load_state_dict(s)

@@ -189,6 +189,21 @@ def test_resumed_training_equals_uninterrupted_training(tmp_path, monkeypatch):
     np.testing.assert_array_equal(resumed["rollout"], fresh["rollout"])
 
 
+def test_finished_checkpoint_extends_to_more_epochs(tmp_path, monkeypatch):
+    monkeypatch.setattr(sp_train, "RUNS", tmp_path)
+    base = dataclasses.replace(sp_train.BUDGETS["quick"], name="extend", checkpoint_every=1,
+                               t_rollout=4.0)
+    two = dataclasses.replace(base, epochs={**base.epochs, "resnet": 2})
+    three = dataclasses.replace(base, epochs={**base.epochs, "resnet": 3})
+    sp_train.train("resnet", 0, two)
+    extended = sp_train.train("resnet", 0, three)
+    fresh = sp_train.train("resnet", 0, dataclasses.replace(three, checkpoint_every=0))
+    assert extended["epochs"] == 3 and extended["losses"] == fresh["losses"]
+    np.testing.assert_array_equal(extended["rollout"], fresh["rollout"])
+    with pytest.raises(ValueError, match="settings"):   # cutting a run back is refused
+        sp_train.train("resnet", 0, two)
+
+
 class _Linear(torch.nn.Module):
     seq_len = 1
 
