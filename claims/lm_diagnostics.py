@@ -83,19 +83,22 @@ def _setting(budget: str) -> dict:
 @claim("momentum_streams:wall-clock", locator="§4.2, Appendix D.6",
        statement="momentum-stream blocks (TMMFormer, YuriiFormer, HBFormer, AdamFormer) add negligible "
                  "per-step cost over the vanilla transformer",
-       method="experiment", expect="inconclusive", expect_quick="inconclusive",
+       method="experiment", expect="fails", expect_quick="inconclusive",
        figures=["bench-training"])
 def momentum_wall_clock(budget: str) -> Evidence:
     ratios = {v: _ratio(budget, v) for v in MOMENTUM_002}
     holds, decided = _decide(budget, [bench.ratio_verdict(r, at_most=NEGLIGIBLE) for r in ratios.values()])
+    verdict = verdict_from(holds, decided=decided)
     paper = {v: [lo / PAPER_002_S_PER_STEP["gd-lt"][1], hi / PAPER_002_S_PER_STEP["gd-lt"][0]]
              for v, (lo, hi) in PAPER_002_S_PER_STEP.items() if v in MOMENTUM_002}
     return Evidence(
-        verdict=verdict_from(holds, decided=decided),
+        verdict=verdict,
         criterion=f"each paired step-time ratio t_variant/t_vanilla has its interquartile range "
                   f"<= {NEGLIGIBLE} (holds), one IQR entirely above (fails), else inconclusive; "
                   f"quick budget (toy size, 2 rounds) decides nothing",
-        numbers={"ratios": ratios, "paper_ratio_range_D6": paper, "setting": _setting(budget)})
+        numbers={"ratios": ratios, "paper_ratio_range_D6": paper, "setting": _setting(budget)},
+        counterexample={v: r for v, r in ratios.items() if r["q25"] > NEGLIGIBLE}
+        if verdict == "fails" else None)
 
 
 @claim("momentum_streams:wall-clock-muon", locator="Appendix D.6",
@@ -299,7 +302,7 @@ def flatness_study(budget: str) -> dict:
        statement="the momentum variants (YuriiFormer, TMMFormer) reach flatter minima than the vanilla "
                  "transformer: lower Hutchinson tr(H)/N (and lower λ_max, narrower filter-normalized "
                  "loss range)",
-       method="experiment", expect="inconclusive", expect_quick="inconclusive",
+       method="experiment", expect="fails", expect_quick="inconclusive",
        figures=["flatness"])
 def flatness_claim(budget: str) -> Evidence:
     study = flatness_study(budget)
@@ -314,8 +317,14 @@ def flatness_claim(budget: str) -> Evidence:
             if k == "trace_per_param":  # the quantity the paper compares (App. G)
                 printed[f"{m} vs vanilla: {k}"] = "<"
     holds, decided = _decide_orderings(found, printed)
+    verdict = verdict_from(holds, decided=decided and budget == "full")
+    against = {k: {"printed": printed[k], "found": found[k]} for k in printed
+               if found[k] not in ("?", printed[k])}
     return Evidence(
-        verdict=verdict_from(holds, decided=decided and budget == "full"),
+        verdict=verdict,
+        counterexample={"comparisons": against,
+                        "trace_per_param": {v: summary[v]["trace_per_param"] for v in summary}}
+        if verdict == "fails" else None,
         criterion=f"for YuriiFormer and TMMFormer, tr(H)/N below vanilla's by a paired one-sided "
                   f"t-test over seeds at level {ALPHA} (holds); above at that level (fails); else "
                   f"inconclusive. λ_max, tr(H), tr(H)/N_vanilla and the loss range are reported with "

@@ -61,9 +61,13 @@ def draw(ctx: Context) -> None:
             ctx.evidence(cid)  # the ordering claim runs the sweep for whatever is missing
             panels[f"{cid} → {ctx.evidence(cid).verdict}"] = (
                 rows, lm_claims.compact_results(list(dict.fromkeys(rows.values())), ctx.budget))
-    fig, axes = plt.subplots(1, len(panels), figsize=(5 * len(panels), 4), squeeze=False)
+    ncols = min(3, len(panels))
+    nrows = -(-len(panels) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.5 * ncols, 4.2 * nrows), squeeze=False)
     data = {title: _panel(ax, rows, results, title)
-            for ax, (title, (rows, results)) in zip(axes[0], panels.items())}
+            for ax, (title, (rows, results)) in zip(axes.flat, panels.items())}
+    for ax in list(axes.flat)[len(panels):]:
+        ax.axis("off")
     fig.suptitle(f"training-curves ({ctx.budget}): compact sweep, identical data order per seed",
                  fontsize=10)
     fig.tight_layout()
