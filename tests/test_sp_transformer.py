@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import sympy as sp
 import torch
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claims import sp_transformer as c001
@@ -114,3 +114,21 @@ def test_attention_determinant_for_two_tokens(d, seed):
     c = float(z1 @ A @ z2)
     predicted = 1 + 2 / (1 + c ** 2) * float(z2 @ A @ z2 - z1 @ A @ z1)
     assert np.linalg.det(D) == pytest.approx(predicted, rel=1e-10, abs=1e-12)
+
+
+@settings(max_examples=10)  # two Jacobians per example; the volume test in test_sympnet samples more
+@given(d=st.integers(1, 3), T=st.integers(2, 5), seed=seeds)
+def test_skew_A_attention_preserves_the_form_of_A(d, T, seed):
+    # A skew: Dᵀ(A ⊗ I_T)D = A ⊗ I_T (the layer is symplectic for the form Σ_t z_tᵀAz'_t, whence
+    # det D = ±1); a general A breaks it. Entries of DᵀWD are ~‖A‖‖D‖²: rounding ~1e-16 of that.
+    G = torch.randn(2 * d, 2 * d, generator=gen(seed), dtype=F64)
+    Z = torch.randn(2, 2 * d, T, generator=gen(seed + 1), dtype=F64)
+    for A, preserved in (((G - G.T) / 2, True), (G, False)):
+        D = geometry.jacobian(CayleyAttention(2 * d, A=A), Z, 2).detach().numpy()
+        W = np.kron(A.numpy(), np.eye(T))
+        scale = max(1.0, np.linalg.norm(W, 2)) * np.maximum(1.0, np.linalg.norm(D, axis=(1, 2)) ** 2)
+        relative = symplectic_defect(D, W, W) / scale
+        if preserved:
+            assert np.all(relative < 1e-12)
+        else:
+            assert np.all(relative > 1e-8)
