@@ -8,7 +8,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from particles import geometry, oscillator, sp_train
+from particles import geometry, sp_train
 from particles.sp_networks import (NETWORKS, StiefelAdam, Table2, build, cayley_retraction,
                                    stiefel_project)
 from theory import symplectic
