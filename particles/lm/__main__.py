@@ -78,7 +78,7 @@ def main(argv=None) -> int:
     p_sweep = sub.add_parser("sweep", help="train variants x seeds, skipping finished runs")
     p_sweep.add_argument("--variants", default="tables",
                          help=f"comma-separated names or presets {sorted(PRESETS)} (default: tables)")
-    p_sweep.add_argument("--seeds", default="0,1,2", help="comma-separated seeds (default 0,1,2)")
+    p_sweep.add_argument("--seeds", default="0,1,2,3,4", help="comma-separated seeds (default 0,1,2,3,4)")
     for p in (p_train, p_sweep):
         _add_config_args(p)
         p.add_argument("--name", default="compact", help="sweep folder name (default compact)")

@@ -193,7 +193,7 @@ class Block(nn.Module):
         return self.mlp(self.ln_2(x))
 
     def oracle(self, which: str, x: torch.Tensor) -> torch.Tensor:
-        """"a" = Attn(LN x), "m" = MLP(LN x), "am" = both at the same point, summed (Euler)."""
+        """Oracle `which`: "a" = Attn(LN x), "m" = MLP(LN x), "am" = both at x, summed (Euler)."""
         if which == "a":
             return self.attn_oracle(x)
         if which == "m":
