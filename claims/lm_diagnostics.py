@@ -25,6 +25,7 @@ import torch.nn.functional as F
 from scipy import stats
 
 from claims import Evidence, claim, verdict_from
+from claims import lm as lm_claims
 from particles.lm import bench
 from particles.lm import diagnostics as dg
 from particles.lm import train as lm_train
@@ -192,10 +193,10 @@ JACOBIAN_VARIANTS = (VANILLA, "adam", *MOMENTUM)  # seed 002 Figure 2
 QUICK_VARIANTS = (VANILLA, "yurii")
 # Seed 002 Figure 3(a): tr(H)/N in units of 1e-3 (OpenWebText, best checkpoints).
 PAPER_TRACE_PER_PARAM = {VANILLA: 0.316, "adam": 0.210, "yurii": 0.139, "tmm": 0.142}
-SEEDS = {"quick": (0,), "full": (0, 1, 2)}
+SEEDS = {"quick": (0,), "full": lm_claims.SEEDS}  # the seeds of the ordering claims
 SWEEP = "compact"
 SIGMA_CUTOFF = 1e-6  # the one absolute singular-value cutoff shared by every model (§5.3)
-ALPHA = 0.05  # level of the paired one-sided t-tests over seeds
+ALPHA = 0.05  # family-wise level of the Holm-corrected paired t-tests over seeds
 
 
 @contextmanager
@@ -232,20 +233,33 @@ def validation_batches(result: dict, n: int) -> list[tuple[torch.Tensor, torch.T
     return [val.batch(k) for k in range(n)]
 
 
-def compare(a: list[float], b: list[float]) -> str:
-    """'<' or '>' when a paired one-sided t-test at level ALPHA over seeds (seed k fixes the data
-    order and init of both models) finds mean(a - b) below or above 0, '?' when the seed spread
-    covers the gap. The same criterion as the ordering claims of `claims.lm`."""
+def paired_test(a: list[float], b: list[float]) -> dict:
+    """Two-sided paired t-test of mean(a - b) = 0 over seeds (seed k fixes the data order and the
+    init of both models): the mean difference, t and p."""
     d = np.asarray(a, float) - np.asarray(b, float)
     if d.size < 2:
-        return "?"
+        return {"mean_diff": float(d.mean()), "t": math.nan, "p": 1.0}
     sd = d.std(ddof=1)
-    if sd == 0:
-        return "?" if d.mean() == 0 else ("<" if d.mean() < 0 else ">")
-    t = d.mean() / (sd / math.sqrt(d.size))
-    if stats.t.cdf(t, d.size - 1) < ALPHA:
-        return "<"
-    return ">" if stats.t.sf(t, d.size - 1) < ALPHA else "?"
+    t = d.mean() / (sd / math.sqrt(d.size)) if sd > 0 else math.copysign(math.inf, d.mean())
+    p = 1.0 if d.mean() == 0 else float(2 * stats.t.sf(abs(t), d.size - 1))
+    return {"mean_diff": float(d.mean()), "t": float(t), "p": p}
+
+
+def holm(tests: dict[str, dict]) -> dict[str, str]:
+    """Holm's step-down over a family of paired tests at family-wise level ALPHA (as the ordering
+    claims of `claims.lm`): '<' or '>' (sign of mean(a - b)) when significant, '?' otherwise."""
+    found = {k: "?" for k in tests}
+    m = len(tests)
+    for rank, (k, test) in enumerate(sorted(tests.items(), key=lambda kv: kv[1]["p"])):
+        if test["p"] >= ALPHA / (m - rank):
+            break
+        found[k] = "<" if test["mean_diff"] < 0 else ">"
+    return found
+
+
+def compare(a: list[float], b: list[float]) -> str:
+    """One comparison alone (a family of one): '<', '>' or '?' ('?' when the seeds cover the gap)."""
+    return holm({"a-b": paired_test(a, b)})["a-b"]
 
 
 def _summary(values: list[float]) -> dict:
@@ -310,12 +324,16 @@ def flatness_claim(budget: str) -> Evidence:
     keys = ("trace_per_param", "trace_per_vanilla_param", "trace", "lambda_max", "curve_range")
     summary = {v: {k: _summary([r[k] for r in rows]) for k in keys + ("best_val_loss",)}
                for v, rows in study.items()}
-    found, printed = {}, {}
+    tests, printed = {}, {}
     for m in (v for v in ("yurii", "tmm") if v in study):
         for k in keys:
-            found[f"{m} vs vanilla: {k}"] = compare([r[k] for r in study[m]], [r[k] for r in study[VANILLA]])
+            tests[f"{m} vs vanilla: {k}"] = paired_test([r[k] for r in study[m]],
+                                                        [r[k] for r in study[VANILLA]])
             if k == "trace_per_param":  # the quantity the paper compares (App. G)
                 printed[f"{m} vs vanilla: {k}"] = "<"
+    found = holm({k: tests[k] for k in printed})  # the deciding family
+    found.update({k: f"{holm({k: t})[k]} (reported, uncorrected)" for k, t in tests.items()
+                  if k not in printed})
     holds, decided = _decide_orderings(found, printed)
     verdict = verdict_from(holds, decided=decided and budget == "full")
     against = {k: {"printed": printed[k], "found": found[k]} for k in printed
@@ -325,12 +343,12 @@ def flatness_claim(budget: str) -> Evidence:
         counterexample={"comparisons": against,
                         "trace_per_param": {v: summary[v]["trace_per_param"] for v in summary}}
         if verdict == "fails" else None,
-        criterion=f"for YuriiFormer and TMMFormer, tr(H)/N below vanilla's by a paired one-sided "
-                  f"t-test over seeds at level {ALPHA} (holds); above at that level (fails); else "
-                  f"inconclusive. λ_max, tr(H), tr(H)/N_vanilla and the loss range are reported with "
-                  f"the same test but do not decide. Estimators and defaults of App. G on the "
+        criterion=f"for YuriiFormer and TMMFormer, tr(H)/N below vanilla's by paired t-tests over "
+                  f"seeds, Holm-corrected at family-wise level {ALPHA} (holds); significantly above "
+                  f"(fails); else inconclusive. λ_max, tr(H), tr(H)/N_vanilla and the loss range are "
+                  f"reported with uncorrected tests and do not decide. Estimators and defaults of App. G on the "
                   f"shared validation batches; the quick budget (1 seed) decides nothing",
-        numbers={"stats": summary, "comparisons": found, "n_params": n_params,
+        numbers={"stats": summary, "comparisons": found, "tests": tests, "n_params": n_params,
                  "paper_trace_per_param_1e-3": PAPER_TRACE_PER_PARAM,
                  "settings": FLATNESS_SETTINGS[budget], "seeds": list(SEEDS[budget])})
 
@@ -397,12 +415,13 @@ def jacobian_claim(budget: str) -> Evidence:
                      "stable_rank": [float(np.mean(r["stable_rank"])) for r in rows],
                      "spread": [float(np.mean(r["spread"])) for r in rows],
                      "best_val_loss": [r["best_val_loss"] for r in rows]} for v, rows in study.items()}
-    found, printed = {}, {}
+    tests, printed = {}, {}
     for m in (v for v in MOMENTUM if v in study):
         for k, direction in (("persistence", "<"), ("stable_rank", ">"), ("spread", ">")):
             key = f"{m} vs vanilla: {k}"
-            found[key] = compare(per_model[m][k], per_model[VANILLA][k])
+            tests[key] = paired_test(per_model[m][k], per_model[VANILLA][k])
             printed[key] = direction
+    found = holm(tests)
     means = {v: {k: float(np.mean(x)) for k, x in d.items()} for v, d in per_model.items()}
     rho = (_spearman([m["persistence"] for m in means.values()], [m["best_val_loss"] for m in means.values()])
            if len(means) > 2 else math.nan)
@@ -413,11 +432,11 @@ def jacobian_claim(budget: str) -> Evidence:
     return Evidence(
         verdict=verdict_from(holds, decided=decided and budget == "full"),
         criterion=f"for each momentum variant (HB, Yurii, TMM): 𝒫 below vanilla's, mean (over "
-                  f"layers) stable rank and spread above, each by a paired one-sided t-test over "
-                  f"seeds at level {ALPHA}; and Spearman ρ(𝒫, best val loss) > 0 across the "
+                  f"layers) stable rank and spread above, by paired t-tests over seeds, "
+                  f"Holm-corrected over these 9 comparisons at family-wise level {ALPHA}; and Spearman ρ(𝒫, best val loss) > 0 across the "
                   f"variants' means. All decided in the printed direction: holds; one decided "
                   f"against (or ρ ≤ 0): fails; else inconclusive. J_ℓ by torch.func (float64) on "
                   f"validation sequences, singular values above {SIGMA_CUTOFF} kept",
-        numbers={"per_model": per_model, "means": means, "comparisons": found,
+        numbers={"per_model": per_model, "means": means, "comparisons": found, "tests": tests,
                  "spearman_persistence_vs_loss": rho, "settings": JACOBIAN_SETTINGS[budget],
                  "cutoff": SIGMA_CUTOFF, "seeds": list(SEEDS[budget])})

@@ -12,6 +12,7 @@ from figures import Context, figure
 from particles.lm import train as lm_train
 
 PANELS = {"yurii:table-2": lm_claims.YURII_ROWS,
+          "yurii:table-5": lm_claims.YURII_TABLE_5_ROWS,
           "momentum_streams:table-1": lm_claims.MS_TABLE_1_ROWS,
           "momentum_streams:table-2": lm_claims.MS_TABLE_2_ROWS,
           "sympformer:table-1": lm_claims.SYMP_TABLE_1_ROWS,

@@ -436,3 +436,14 @@ def test_paired_comparison_rule():
     assert lmd.compare([2.0, 3.0, 4.1], [1.0, 2.0, 3.0]) == ">"
     assert lmd.compare([1.0, 2.0, 3.0], [1.5, 1.5, 3.5]) == "?"  # d = -.5, .5, -.5: spread covers it
     assert lmd.compare([1.0], [2.0]) == "?"  # one seed decides nothing
+
+
+def test_holm_step_down_controls_the_family():
+    # p = 0.03 and 0.04: each significant alone at 0.05, neither after Holm (0.03 >= 0.05 / 2)
+    fam = {"x": {"p": 0.03, "mean_diff": -1.0}, "y": {"p": 0.04, "mean_diff": 1.0}}
+    assert lmd.holm(fam) == {"x": "?", "y": "?"}
+    assert lmd.holm({"x": fam["x"]}) == {"x": "<"}
+    # p = 0.01 < 0.05/2 passes, then 0.04 < 0.05/1 passes
+    assert lmd.holm({"x": {"p": 0.01, "mean_diff": -1.0}, "y": fam["y"]}) == {"x": "<", "y": ">"}
+    t = lmd.paired_test([1.0, 2.0, 3.0], [2.0, 3.0, 4.1])
+    assert t["mean_diff"] == pytest.approx(-31 / 30) and t["p"] < 0.01
