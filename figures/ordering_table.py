@@ -46,6 +46,6 @@ def draw(ctx: Context) -> None:
         data[cid] = {"verdict": ev.verdict, "criterion": ev.criterion, "rows": rows,
                      "pairs": n.get("pairs"), "kendall_tau": n.get("kendall_tau")}
     fig.suptitle(f"ordering-table ({ctx.budget}): printed orderings vs the compact sweep", fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.6 / fig.get_figheight()))
     ctx.save(fig)
     ctx.save_json(data)
