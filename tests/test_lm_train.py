@@ -156,3 +156,31 @@ def test_cli_documents_its_commands_and_reports_bad_input(capsys, tmp_path):
     assert "unknown variant" in capsys.readouterr().err
     assert cli(["train", "--data", str(tmp_path / "none.txt"), "--root", str(tmp_path)]) == 2
     assert cli(["report", "--root", str(tmp_path)]) == 1
+
+
+def _ddp_worker(rank, world, port, out_dir, variant):
+    import os
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), WORLD_SIZE=str(world),
+                      RANK=str(rank))
+    try:
+        train(replace(Q, variant=variant), out_dir)
+    finally:
+        torch.distributed.destroy_process_group()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["nesterov-lt", "symp-softmax-presymp-etd-ab2"])
+def test_ddp_on_two_cpu_ranks_matches_one_process(tmp_path, variant):
+    """torchrun's path on CPU (gloo): two ranks each take half of every global batch; DDP averages
+    their gradients, which is the single-process gradient of the whole batch, so the curves agree
+    to float32 reduction-order rounding (1e-5 on losses of O(5))."""
+    import socket
+    import torch.multiprocessing as mp
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    mp.spawn(_ddp_worker, args=(2, port, str(tmp_path), variant), nprocs=2, join=True)
+    ddp = json.loads((tmp_path / f"{variant}-seed0.json").read_text())
+    single = train(replace(Q, variant=variant))
+    assert ddp["world_size"] == 2
+    assert np.allclose(ddp["curves"]["val_loss"], single["curves"]["val_loss"], rtol=0, atol=1e-5)
