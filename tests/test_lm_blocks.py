@@ -221,3 +221,16 @@ def test_sympformer_prefactors_are_table_4_as_printed():
     assert math.isclose(z1.item(), e1, rel_tol=1e-12) and math.isclose(z2.item(), e2, rel_tol=1e-12)
     with pytest.raises(ValueError, match="scheme"):
         sympformer_prefactors("rk4", sc, t, hx, hy)
+
+
+@pytest.mark.parametrize("name,order", [("prk-verlet-ama", ["attn", "mlp", "attn"]),
+                                        ("prk-verlet-mam", ["mlp", "attn", "mlp"]),
+                                        ("imex-k2-am", ["attn", "mlp", "mlp"]),
+                                        ("imex-lnv-k2-ma", ["mlp", "attn", "attn"]),
+                                        ("hamiltonian", ["attn", "mlp"]),
+                                        ("nesterov-lt", ["attn", "mlp"])])
+def test_oracle_call_order_is_the_printed_splitting(name, order):
+    """Strang (PRK-Verlet) is the symmetric A-M-A / M-A-M composition; IMEX calls its explicit
+    oracle once, then the implicit one k times (seed 004 App. B.2)."""
+    m = model(name)
+    assert count_oracle_calls(m.blocks[0], m.initial_state(tokens(0))).calls == order
