@@ -26,7 +26,7 @@ from typing import Callable
 import torch
 from torch import nn
 
-from theory.symplectic import _positive_int  # the foundation's validator (TypeError/ValueError)
+from theory.checks import positive_int as _positive_int
 
 Activation = Callable[[torch.Tensor], torch.Tensor]
 

@@ -23,19 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import logsumexp, ndtr
+from theory.checks import positive as _positive
 
 COSTS = {"half_sq": 0.5, "sq": 1.0}
 
 # ------------------------------------------------------------------ validation
-
-
-def _positive(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    value = float(value)
-    if not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be finite and > 0, got {value}")
-    return value
 
 
 def _spd(S, name: str) -> np.ndarray:

@@ -24,6 +24,8 @@ import numpy as np
 from scipy.integrate import solve_ivp
 
 from theory.symplectic import canonical_J
+from theory.checks import positive as _positive
+from theory.checks import real as _finite
 
 Array = np.ndarray
 Grad = Callable[[Array], Array]
@@ -52,22 +54,6 @@ def _points(z, name: str = "z", even: bool = True) -> Array:
     if not np.all(np.isfinite(z)):
         raise ValueError(f"{name} contains NaN or inf")
     return z
-
-
-def _finite(x, name: str) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number, got {type(x).__name__}")
-    x = float(x)
-    if not np.isfinite(x):
-        raise ValueError(f"{name} must be finite, got {x}")
-    return x
-
-
-def _positive(x, name: str) -> float:
-    x = _finite(x, name)
-    if x <= 0:
-        raise ValueError(f"{name} must be a positive finite number, got {x}")
-    return x
 
 
 def hamiltonian_vector_field(grad_H: Grad, z) -> Array:

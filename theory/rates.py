@@ -39,17 +39,9 @@ from typing import Callable, Iterable, Sequence, TypeVar
 import numpy as np
 import sympy as sp
 from scipy.optimize import minimize
+from theory.checks import real as _finite
 
 # ------------------------------------------------------------------ validation
-
-
-def _finite(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    value = float(value)
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value}")
-    return value
 
 
 def _interval(mu, L) -> tuple[float, float]:

@@ -46,31 +46,11 @@ from typing import Any
 import numpy as np
 import sympy as sp
 from scipy import special
+from theory.checks import nonnegative as _nonnegative
+from theory.checks import positive as _positive
+from theory.checks import real as _finite_real
 
 # ------------------------------------------------------------------ validation
-
-
-def _finite_real(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    value = float(value)
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value}")
-    return value
-
-
-def _positive(value, name: str) -> float:
-    value = _finite_real(value, name)
-    if value <= 0:
-        raise ValueError(f"{name} must be > 0, got {value}")
-    return value
-
-
-def _nonnegative(value, name: str) -> float:
-    value = _finite_real(value, name)
-    if value < 0:
-        raise ValueError(f"{name} must be >= 0, got {value}")
-    return value
 
 
 # ------------------------------------------------------------------ damping schedules

@@ -19,16 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 import sympy as sp
+from theory.checks import positive_int as _positive_int
 
 # ------------------------------------------------------------------ validation
-
-
-def _positive_int(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if value < 1:
-        raise ValueError(f"{name} must be >= 1, got {value}")
-    return int(value)
 
 
 def _square_batch(D, name: str = "D") -> np.ndarray:
