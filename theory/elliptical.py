@@ -260,8 +260,9 @@ def _inputs(A, V, Sigma0, d: int):
 
 def _grid(t_eval, t0: float) -> np.ndarray:
     t_eval = np.asarray(t_eval, dtype=np.float64)
-    if t_eval.ndim != 1 or t_eval.size < 1 or np.any(np.diff(t_eval) <= 0) or t_eval[0] < t0:
-        raise ValueError("t_eval must be an increasing 1-D grid starting at or after t0")
+    if t_eval.ndim != 1 or t_eval.size < 1 or np.any(np.diff(t_eval) <= 0) or t_eval[0] < t0 \
+            or t_eval[-1] <= t0:
+        raise ValueError("t_eval must be an increasing 1-D grid in [t0, ∞) ending after t0")
     return t_eval
 
 
