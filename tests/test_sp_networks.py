@@ -251,3 +251,13 @@ def test_diagnostics_vanish_on_the_reference():
 def test_bad_input_raises_naming_the_parameter(make, match):
     with pytest.raises(ValueError, match=match):
         make()
+
+
+def test_structure_windows_stop_where_a_rollout_blew_up():
+    from claims.sp_experiment import _rollout_windows
+    traj = np.arange(40.0).reshape(10, 4)
+    traj[7:] = np.nan                                      # blew up after 7 states
+    W = _rollout_windows({"rollout": traj, "model": build("transformer")}, n_windows=10)
+    assert W.shape == (3, 4, 5)                            # starts 0, 1, 2: windows inside states 0..6
+    torch.testing.assert_close(W[-1], torch.as_tensor(traj[2:7].T), rtol=0, atol=0)
+    assert not sp_train.energy_drift(traj)["finite"]
