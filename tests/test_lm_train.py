@@ -184,3 +184,15 @@ def test_ddp_on_two_cpu_ranks_matches_one_process(tmp_path, variant):
     single = train(replace(Q, variant=variant))
     assert ddp["world_size"] == 2
     assert np.allclose(ddp["curves"]["val_loss"], single["curves"]["val_loss"], rtol=0, atol=1e-5)
+
+
+def test_load_model_rebuilds_the_trained_weights(tmp_path):
+    r = train(replace(Q, variant="tmm"), tmp_path)
+    model, result = lm_train.load_model(tmp_path / "tmm-seed0.json")
+    assert result["config_hash"] == r["config_hash"]
+    batches = Batches(load_corpus(max_bytes=Q.max_bytes).val, Q.block_size, Q.batch_size, seed=10_007)
+    val = lm_train.evaluate(model, batches, Q.eval_batches, "cpu", torch.no_grad())
+    assert val == pytest.approx(r["final_val_loss"], abs=1e-6)  # same weights, same batches
+    (tmp_path / "tmm-seed0.pt").write_bytes(b"garbage")
+    with pytest.raises(RuntimeError, match="corrupt"):
+        lm_train.load_model(tmp_path / "tmm-seed0.json")
