@@ -31,7 +31,9 @@ in the log domain (logsumexp of the logits X A Xᵀ).
 from __future__ import annotations
 
 import math
+
 import torch
+from scipy.integrate import solve_ivp
 
 from particles.attention import causal_mask, check_square, check_tokens
 
@@ -297,8 +299,6 @@ def solve_particles(oracles, X0, Y0, alpha, t_eval, t0: float = 0.0, rtol: float
     `oracles(X, Y) -> (F, G)` is any conservative part above (e.g. a `functools.partial` of
     `linear_oracles`); `alpha` is a callable t ↦ α(t) ≥ 0 or a constant. Returns (X, Y) of shape
     (len(t_eval), N, d) in the dtype of X0."""
-    from scipy.integrate import solve_ivp  # scipy is a dependency of theory/; local to keep import light
-
     X0, Y0 = _pair(X0, Y0)
     shape, n = X0.shape, X0.numel()
     damping = alpha if callable(alpha) else (lambda t, a=_alpha(alpha): a)
