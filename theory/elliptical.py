@@ -130,10 +130,6 @@ def kappa_g(g: sp.Expr, d: int) -> sp.Expr:
     return sp.simplify(radial_moment(g, d, 1) / d)
 
 
-KAPPA_PRINTED = {"gaussian": lambda v=None: sp.Integer(1), "student_t": lambda v: v / (v - 2)}
-"""The values of κ_g printed in Example 4.2."""
-
-
 def kappa_power_exponential(d: int, beta) -> sp.Expr:
     """Closed form of κ_g for the power-exponential family: 2^{1/β} Γ((d+2)/(2β)) / (d Γ(d/(2β)))."""
     d = _dimension(d)
