@@ -33,6 +33,7 @@ def _quick_results() -> dict[str, list[dict]]:
 
 def _panel(ax, rows: dict[str, str], results: dict[str, list[dict]], title: str) -> dict:
     data = {}
+    colors = [plt.cm.tab20(k % 20) if len(rows) > 10 else f"C{k}" for k in range(len(rows))]
     for k, (label, variant) in enumerate(rows.items()):
         runs = results.get(variant, [])
         if not runs:
@@ -40,8 +41,8 @@ def _panel(ax, rows: dict[str, str], results: dict[str, list[dict]], title: str)
         steps = np.array(runs[0]["curves"]["step"])
         val = np.array([r["curves"]["val_loss"] for r in runs])
         mean, std = val.mean(0), (val.std(0, ddof=1) if len(runs) > 1 else np.zeros_like(steps, float))
-        ax.plot(steps, mean, color=f"C{k}", label=f"{label} ({len(runs)} seeds)")
-        ax.fill_between(steps, mean - std, mean + std, color=f"C{k}", alpha=0.2)
+        ax.plot(steps, mean, color=colors[k], label=f"{label} ({len(runs)} seeds)")
+        ax.fill_between(steps, mean - std, mean + std, color=colors[k], alpha=0.2)
         data[label] = {"variant": variant, "step": steps.tolist(), "mean": mean.tolist(),
                        "std": std.tolist(), "seeds": [r["seed"] for r in runs]}
     ax.set_title(title, fontsize=8)
