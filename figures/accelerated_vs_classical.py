@@ -34,7 +34,8 @@ def draw(ctx: Context) -> None:
     axes[0].set_yscale("log")
     axes[0].set_ylabel("F^lin(ρ_N) = ½ E yᵀWy  (V = −W, bounded below)")
     axes[0].set_title("linear attention: best (h, α) per k over the grid", fontsize=9)
-    axes[1].set_ylabel("F^SM(ρ_N)  (unbounded below)")
+    axes[1].set_yscale("symlog", linthresh=1.0)  # F^SM runs from −0.5 to −1e9: tokens fly apart
+    axes[1].set_ylabel("F^SM(ρ_N)  (unbounded below; symlog)")
     axes[1].set_title("softmax attention: matched h = 0.1, α = 3/t; (33)'s particle system", fontsize=9)
     axes[0].legend(fontsize=7)
     ax = axes[2]
