@@ -236,3 +236,47 @@ def test_bad_inputs_raise_naming_the_parameter():
 def test_B_from_commuting_A_V():
     _, _, A, B = _softmax(2, 2, 3)
     torch.testing.assert_close(acc.B_from(A, B @ A), B, rtol=1e-10, atol=1e-12)
+
+
+# ------------------------------------------------------------------ Proposition 4.3 at finite N
+
+
+@given(seed=st.integers(0, 2**31 - 1), N=st.integers(3, 12), mu=st.floats(0.0, 2.0))
+def test_linear_particles_follow_the_moment_odes_with_empirical_moments(seed, N, mu):
+    """Exact at finite N (claim sympformer:prop-4.3): Y = X P_t and (mean, covariance) of the cloud obey
+    (25)-(26) with κ_gΣ replaced by the empirical covariance."""
+    from theory import elliptical as ell
+    rng = np.random.default_rng(seed)
+    A, V = np.array([[1.0, 0.3], [0.3, 0.6]]), np.array([[-0.5, 0.2], [0.2, 0.3]])
+    X0 = rng.standard_normal((N, 2)) * 0.5 + np.array([0.4, -0.2])
+    t = [0.0, 0.5, 1.0]
+    Xt, Yt = acc.solve_particles(partial(acc.linear_oracles, A=torch.tensor(A), V=torch.tensor(V)),
+                                 torch.tensor(X0), torch.zeros(N, 2, dtype=DT), mu, t)
+    m, K = X0.mean(0), np.cov(X0.T, bias=True)
+    path = ell.solve_25_26(m, K, A, V, 1.0, mu, t)
+    for k in range(3):
+        X, Y = Xt[k].numpy(), Yt[k].numpy()
+        # both sides by DOP853 at rtol 1e-11 over t ≤ 1: agreement to ~1e-10
+        np.testing.assert_allclose(Y, X @ path.P[k], atol=1e-9)
+        np.testing.assert_allclose(X.mean(0), path.m[k], atol=1e-9)
+        np.testing.assert_allclose(np.cov(X.T, bias=True), path.covariance[k], atol=1e-9)
+
+
+# ------------------------------------------------------------------ counted oracle calls
+
+
+@pytest.mark.parametrize("scheme,per_step", [("explicit_euler", 1), ("conformal_symplectic_euler", 1),
+                                             ("exponential_euler", 1), ("ab2", 1), ("etd_ab2", 1),
+                                             ("conformal_symplectic_euler_implicit", 1)])
+def test_every_accelerated_scheme_uses_one_attention_evaluation_per_step(scheme, per_step):
+    """The abstract's 'same number of oracle calls', counted: evaluations at unchanged token positions
+    X share one attention matrix (the implicit p-solve of symplectic Euler never moves X)."""
+    from particles import attention as att
+    from particles import integrators as integ
+    from theory.schemes import damping
+    X, Y, A, B = _softmax(3, 4, 2, scale=0.1)
+    oracle = att.CountingOracle(lambda x, y: acc.softmax_oracles(x, y, A, B))
+    field = integ.HamiltonianField(lambda q, p: -oracle(q, p)[1], lambda q, p: oracle(q, p)[0])
+    integ.integrate(scheme, X, 0.1 * Y, 1.0, [0.02] * 7, field, damping("nesterov"))
+    assert oracle.calls == 7 * per_step
+    assert oracle.evaluations >= oracle.calls
