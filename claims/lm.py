@@ -290,6 +290,35 @@ def compact_results(variants, budget: str) -> dict[str, list[dict]]:
     return {v: sorted(out[v], key=lambda r: r["seed"]) for v in variants}
 
 
+def paired_ordering(printed: dict[str, float], values: dict[str, list[float]],
+                    alpha: float = ALPHA) -> tuple[str, list[dict]]:
+    """The module's statistical criterion on per-seed losses `values` (label -> one loss per
+    seed, seeds aligned): paired t-tests for every printed pair with distinct losses, Holm's
+    step-down at family-wise level `alpha`. Returns (verdict, pairs with their status)."""
+    labels = sorted(printed, key=printed.get)
+    pairs = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            if printed[a] == printed[b]:
+                continue
+            d = [vb - va for va, vb in zip(values[a], values[b])]
+            mean, sd = statistics.mean(d), statistics.stdev(d)
+            t = mean / (sd / len(d) ** 0.5) if sd > 0 else float("inf") * (1 if mean > 0 else -1)
+            pairs.append({"lower": a, "higher": b, "printed_gap": printed[b] - printed[a],
+                          "measured_gap": mean, "t": t,
+                          "p": float(2 * stats.t.sf(abs(t), len(d) - 1)), "status": "undecided"})
+    # Holm's step-down: the i-th smallest p is tested at alpha / (m - i), stop at the first failure
+    m = len(pairs)
+    for rank, pair in enumerate(sorted(pairs, key=lambda p: p["p"])):
+        if pair["p"] >= alpha / (m - rank):
+            break
+        pair["status"] = "agree" if pair["measured_gap"] > 0 else "disagree"
+    statuses = [p["status"] for p in pairs]
+    verdict = ("fails" if "disagree" in statuses
+               else "holds" if statuses.count("agree") == m else "inconclusive")
+    return verdict, pairs
+
+
 def ordering_evidence(printed: dict[str, float], rows: dict[str, str], budget: str,
                       metric: str = "best_val_loss", source: str = "") -> Evidence:
     """Compare the printed ordering of `printed` (row label -> loss) with the compact sweep.
@@ -303,30 +332,14 @@ def ordering_evidence(printed: dict[str, float], rows: dict[str, str], budget: s
                         numbers={"printed": printed, "source": source})
     results = compact_results(list(dict.fromkeys(rows.values())), budget)
     values = {label: [r[metric] for r in results[rows[label]]] for label in rows}
+    verdict, pairs = paired_ordering(printed, values)
     labels = sorted(printed, key=printed.get)
-    pairs = []
-    for i, a in enumerate(labels):
-        for b in labels[i + 1:]:
-            if printed[a] == printed[b]:
-                continue
-            d = [vb - va for va, vb in zip(values[a], values[b])]
-            mean, sd = statistics.mean(d), statistics.stdev(d)
-            t = mean / (sd / len(d) ** 0.5) if sd > 0 else float("inf") * (1 if mean > 0 else -1)
-            pairs.append({"lower": a, "higher": b, "printed_gap": printed[b] - printed[a],
-                          "measured_gap": mean, "t": t,
-                          "p": float(2 * stats.t.sf(abs(t), len(d) - 1)), "status": "undecided"})
-    # Holm's step-down: the i-th smallest p is tested at ALPHA / (m - i), stop at the first failure
-    m = len(pairs)
-    for rank, pair in enumerate(sorted(pairs, key=lambda p: p["p"])):
-        if pair["p"] >= ALPHA / (m - rank):
-            break
-        pair["status"] = "agree" if pair["measured_gap"] > 0 else "disagree"
     agree = sum(p["status"] == "agree" for p in pairs)
     disagree = sum(p["status"] == "disagree" for p in pairs)
+    m = len(pairs)
     measured = {label: {"mean": statistics.mean(v), "std": statistics.stdev(v), "values": v}
                 for label, v in values.items()}
     tau = stats.kendalltau([printed[l] for l in labels], [measured[l]["mean"] for l in labels])
-    verdict = "fails" if disagree else ("holds" if agree == m else "inconclusive")
     first = results[rows[labels[0]]][0]
     return Evidence(verdict, criterion=criterion,
                     numbers={"printed": printed, "measured": measured, "pairs": pairs,
