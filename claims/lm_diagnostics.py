@@ -5,10 +5,15 @@ findings on trained compact models.
 Wall clock. Every model is timed in one process, interleaved round by round against vanilla
 (GD + Lie–Trotter = nanoGPT), by `particles.lm.bench.training_throughput`; a statement
 'ratio ≤ c' (or ≥ c) is decided when the interquartile range of the paired per-round ratios lies
-entirely on one side of c, and is `inconclusive` otherwise. Ratios are measured on a 2-core CPU at
+entirely on one side of c, and is `inconclusive` otherwise. Ratios are CPU time of one thread at
 compact scale (4 layers, width 128): they test the statements' mechanism (what the update rule
 adds per step relative to the oracles), not the papers' GPU seconds. At the quick budget (toy
 size, two rounds) nothing is decided.
+
+Flatness and Jacobians. The trained models of the compact sweep (`claims.lm`: same runs, same
+seeds) are probed with `particles.lm.diagnostics`; variants are compared by paired t-tests over
+seeds, Holm-corrected over the comparisons that decide a claim (the criterion of `claims.lm`).
+Definitions, numbers and findings: docs/diagnostics.md.
 """
 from __future__ import annotations
 
