@@ -26,7 +26,8 @@ from scipy import stats
 from claims import Evidence, claim, verdict_from
 from particles.lm.blocks import explicit_force_G, hamiltonian_oracle_G
 from particles.lm.model import GPT, GPTConfig, count_parameters, meta_model
-from particles.lm.train import TrainConfig, sweep, torch_threads
+from particles.lm.train import TrainConfig, sweep
+from particles.threads import torch_threads
 from particles.lm.variants import VARIANTS
 
 F64 = torch.float64

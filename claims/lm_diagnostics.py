@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import tempfile
-from contextlib import contextmanager
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -35,6 +34,7 @@ from particles.lm import bench
 from particles.lm import diagnostics as dg
 from particles.lm import train as lm_train
 from particles.lm.data import Batches, load_corpus
+from particles.threads import torch_threads
 
 # Seed 002 App. D.6 (OpenWebText, s/step as printed by the training loop; hardware varies).
 PAPER_002_S_PER_STEP = {"gd-lt": (3.3, 3.4), "tmm": (2.7, 3.9), "yurii": (2.8, 2.8),
@@ -204,18 +204,6 @@ SIGMA_CUTOFF = 1e-6  # the one absolute singular-value cutoff shared by every mo
 ALPHA = 0.05  # family-wise level of the Holm-corrected paired t-tests over seeds
 
 
-@contextmanager
-def single_thread():
-    """Run a study on one intra-op thread (restored after): on a shared, oversubscribed CPU the
-    idle threads of a larger pool spin and multiply the cost of these small models."""
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(previous)
-
-
 @lru_cache(maxsize=32)
 def trained(budget: str, variant: str, seed: int) -> tuple[torch.nn.Module, dict]:
     """A trained model and its result JSON: the cached run of the sweep `compact` at the full
@@ -292,7 +280,7 @@ FLATNESS_SETTINGS = {
 
 
 @lru_cache(maxsize=2)
-@single_thread()
+@torch_threads(1)
 def flatness_study(budget: str) -> dict:
     """App. G diagnostics of every (variant, seed): {variant: [per-seed Flatness.as_dict()]}."""
     s = FLATNESS_SETTINGS[budget]
@@ -379,7 +367,7 @@ def block_maps(model: torch.nn.Module, idx: torch.Tensor) -> tuple[list, list]:
 
 
 @lru_cache(maxsize=2)
-@single_thread()
+@torch_threads(1)
 def jacobian_study(budget: str) -> dict:
     """Per (variant, seed): 𝒫, layerwise log σ_min^eff, stable rank and spread, averaged over
     validation sequences, with the run's best validation loss."""

@@ -23,6 +23,7 @@ import torch
 
 from claims import Evidence, claim, verdict_from
 from particles import geometry, oscillator, sp_train
+from particles.threads import torch_threads
 from theory import symplectic
 
 BLOWUP_FACTOR = 2.0
@@ -165,7 +166,7 @@ def _rollout_windows(rec: dict, n_windows: int) -> torch.Tensor:
        method="property", expect="holds-with-correction")
 def sp_structure(budget: str) -> Evidence:
     res, _, b = _experiment(budget, ("sp_transformer",))
-    with sp_train.single_thread():
+    with torch_threads(1):
         return _sp_structure(res["sp_transformer"], b)
 
 

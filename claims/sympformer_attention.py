@@ -7,8 +7,6 @@ Claim ids are `sympformer:...`; the time-discretization claims of Section 2 live
 """
 from __future__ import annotations
 
-import contextlib
-import functools
 import math
 
 import numpy as np
@@ -20,32 +18,10 @@ from torch.func import grad, hessian, vmap
 from claims import Evidence, claim, verdict_from
 from particles import accelerated as acc
 from particles import attention as att
+from particles.threads import torch_threads
 from theory import elliptical as ell
 
 DT = torch.float64
-
-
-def single_threaded(check):
-    """Run a check with one intra-op torch thread, restoring the setting afterwards: the particle
-    systems here are tiny (N ≤ a few thousand, d ≤ 4), and on a loaded 2-core machine thread
-    hand-offs cost ~100× the arithmetic (measured: 83 ms vs 0.4 ms per (28) evaluation, N = 200)."""
-
-    @functools.wraps(check)
-    def wrapped(budget: str) -> Evidence:
-        with _threads(1):
-            return check(budget)
-
-    return wrapped
-
-
-@contextlib.contextmanager
-def _threads(n: int):
-    before = torch.get_num_threads()
-    torch.set_num_threads(n)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def _t(a) -> torch.Tensor:
@@ -74,7 +50,7 @@ def _rel(a, b) -> float:
        statement="the linear-attention transformer PDE (23) is the Stein gradient flow (5) of "
                  "F^lin(ρ) = −½∫yᵀVyρ with kernel k(x,y) = yᵀAx (V symmetric)",
        method="symbolic", expect="holds")
-@single_threaded
+@torch_threads(1)
 def eq_23(budget: str) -> Evidence:
     d = 2
     x = sp.Matrix(sp.symbols("x1:3"))
@@ -110,7 +86,7 @@ def eq_23(budget: str) -> Evidence:
        statement="k(x,y) = yᵀAx is an admissible Stein kernel of (5): symmetric, integrally strictly "
                  "positive definite, ∫k(x,x)dx < ∞, so G^lin is an invertible metric tensor",
        method="property", expect="holds-with-correction")
-@single_threaded
+@torch_threads(1)
 def stein_kernel(budget: str) -> Evidence:
     rng = np.random.default_rng(0)
     d = 2
@@ -161,7 +137,7 @@ def _psi_weights(w, pts, grad_phi, A):
        statement="(9) with G^lin and F^lin is (24): δ/δρ ½∫Φ(G^lin)^{-1}[Φ] = ∫⟨∇Φ(x),∇Φ(y)⟩yᵀAxρ(y)dy "
                  "(A symmetric) and δF^lin/δρ = −½xᵀVx",
        method="property", expect="holds")
-@single_threaded
+@torch_threads(1)
 def prop_4_1(budget: str) -> Evidence:
     rng = np.random.default_rng(1)
     n, d = 7, 3
@@ -207,7 +183,7 @@ def prop_4_1(budget: str) -> Evidence:
        statement="κ_g = 1 (Gaussian) and v/(v−2) (Student-t, v>2); the printed generators satisfy "
                  "normalization i); further families of [30, Sec. 6] have explicit κ_g",
        method="symbolic", expect="holds")
-@single_threaded
+@torch_threads(1)
 def ex_4_2(budget: str) -> Evidence:
     v = sp.Symbol("v", positive=True)
     dims = (1, 2, 3) if budget == "quick" else (1, 2, 3, 4, 5)
@@ -307,7 +283,7 @@ def linear_particles_vs_moments(family: str, N: int, seed: int, t_eval, empirica
                  "moments follow (25)-(26); exactly at finite N with empirical moments in place of "
                  "(m, κ_gΣ), with Y_i = P_t X_i",
        method="property", expect="holds", figures=["elliptical-covariance"])
-@single_threaded
+@torch_threads(1)
 def prop_4_3(budget: str) -> Evidence:
     N = 200 if budget == "quick" else 1000
     t_eval = np.linspace(LINEAR_SETUP["t0"], LINEAR_SETUP["T"], 9)
@@ -336,7 +312,7 @@ def prop_4_3(budget: str) -> Evidence:
        statement="the particle covariance at time T converges to the population κ_gΣ_T of (25)-(26) at the "
                  "Monte-Carlo rate N^{-1/2} (Gaussian and Student-t with v = 5)",
        method="convergence", expect="holds", figures=["elliptical-covariance"])
-@single_threaded
+@torch_threads(1)
 def prop_4_3_mean_field(budget: str) -> Evidence:
     Ns = [100, 400, 1600] if budget == "quick" else [50, 200, 800, 3200, 12800]
     seeds = range(6) if budget == "quick" else range(32)
@@ -359,7 +335,7 @@ def prop_4_3_mean_field(budget: str) -> Evidence:
 @claim("sympformer:cor-4.4", locator="Corollary 4.4, eq. (27)",
        statement="with m_0 = 0, (25)-(26) reduce to (27)",
        method="symbolic", expect="holds")
-@single_threaded
+@torch_threads(1)
 def cor_4_4(budget: str) -> Evidence:
     res_S, res_P = ell.corollary_4_4_residual_sym(2 if budget == "quick" else 3)
     A, V, Sigma0 = _linear_problem()
@@ -383,7 +359,7 @@ def cor_4_4(budget: str) -> Evidence:
        statement="the component form and the matrix form (28) of the accelerated linear-attention "
                  "particle system agree, and their conservative part is Hamiltonian",
        method="property", expect="holds")
-@single_threaded
+@torch_threads(1)
 def prop_4_5(budget: str) -> Evidence:
     rng = np.random.default_rng(5)
     worst, worst_ham, nonsym = 0.0, 0.0, 0.0
@@ -414,7 +390,7 @@ def prop_4_5(budget: str) -> Evidence:
        statement="the printed explicit-Euler update (Y⁺ = α_kY − (h/N)YYᵀXA + XV) is (14) applied to (28), "
                  "a consistent first-order scheme",
        method="convergence", expect="holds-with-correction")
-@single_threaded
+@torch_threads(1)
 def prop_4_5_euler(budget: str) -> Evidence:
     rng = np.random.default_rng(6)
     N, d, mu = 12, 2, 0.5
@@ -464,7 +440,7 @@ def _commuting_AB(rng: np.random.Generator, d: int, scale: float = 0.5):
        statement="δF^SM/δρ = −∫exp(yᵀAx)ρ(y)dy (30), its gradient (31), and −(G^SM_ρ)^{-1}[δF^SM/δρ] is the "
                  "softmax transformer PDE (velocity Γ_ρ)",
        method="property", expect="holds")
-@single_threaded
+@torch_threads(1)
 def eq_29_32(budget: str) -> Evidence:
     rng = np.random.default_rng(7)
     n, d = 9, 3
@@ -507,7 +483,7 @@ def _phi_factory(P: torch.Tensor, b: torch.Tensor):
        statement="the Φ-equation of (33) is (9) for G^SM and F^SM: δℋ/δρ = ½‖∇Φ(x)‖²_B/Z(x) − "
                  "½∫e^{yᵀAx}(‖∇Φ(y)‖²_B/Z(y)² + 2)ρ(y)dy",
        method="property", expect="holds")
-@single_threaded
+@torch_threads(1)
 def prop_5_1(budget: str) -> Evidence:
     rng = np.random.default_rng(8)
     n, d = 8, 2
@@ -549,7 +525,7 @@ def _gauss_hermite(Sigma: np.ndarray, n_q: int):
        statement="the printed particle system of Proposition 5.2 is the empirical-measure discretization "
                  "of (33) (Y_i = ∇Φ_t(X_i))",
        method="convergence", expect="holds-with-correction")
-@single_threaded
+@torch_threads(1)
 def prop_5_2(budget: str) -> Evidence:
     rng = np.random.default_rng(9)
     d = 2
@@ -630,7 +606,7 @@ def prop_5_2(budget: str) -> Evidence:
        statement="the matrix form (34) (with R and the anti-commutator) equals Proposition 5.2's component "
                  "form, and its conservative part is (∂H^SM/∂Y, −∂H^SM/∂X) for the Hamiltonian (35)",
        method="property", expect="holds")
-@single_threaded
+@torch_threads(1)
 def rem_5_3(budget: str) -> Evidence:
     rng = np.random.default_rng(10)
     worst_form, worst_ham = 0.0, 0.0
@@ -655,7 +631,7 @@ def rem_5_3(budget: str) -> Evidence:
        statement="(36) is the time-dependent Hamiltonian of (12)-(13) for (35): with Q = X, P = e^{η(t)}Y, "
                  "Hamilton's equations of H̃^SM are the damped (34) with α = η̇",
        method="property", expect="holds")
-@single_threaded
+@torch_threads(1)
 def ex_5_4(budget: str) -> Evidence:
     rng = np.random.default_rng(12)
     worst = 0.0
@@ -678,7 +654,7 @@ def ex_5_4(budget: str) -> Evidence:
        statement="with the causal mask of the Section 6 decoder, the (row-masked) conservative part of (34) "
                  "is still a Hamiltonian vector field",
        method="property", expect="fails")
-@single_threaded
+@torch_threads(1)
 def causal_34_structure(budget: str) -> Evidence:
     from particles.geometry import jacobian
     rng = np.random.default_rng(13)
@@ -736,7 +712,7 @@ def _softmax_problem(N: int = 5, d: int = 2, scale: float = 0.4, seed: int = 14)
        statement="Example 5.5's two printed updates are the explicit Euler (14) and the exponential Euler (16) "
                  "applied to (34), consistent first-order discretizations of (34)",
        method="convergence", expect="holds-with-correction")
-@single_threaded
+@torch_threads(1)
 def ex_5_5(budget: str) -> Evidence:
     from functools import partial
 
@@ -802,7 +778,7 @@ SCHEMES_34 = ("explicit_euler", "conformal_symplectic_euler", "exponential_euler
        statement="the conformally symplectic Euler scheme (15), applied to the accelerated softmax system (34), "
                  "is conformally symplectic with factor σ_k",
        method="property", expect="holds-with-correction", figures=["accelerated-vs-classical"])
-@single_threaded
+@torch_threads(1)
 def eq_15_on_34(budget: str) -> Evidence:
     from particles import integrators as integ
     from particles.geometry import jacobian
@@ -939,7 +915,7 @@ def abstract_study(budget: str) -> dict:
        statement="accelerated attention blocks decrease the attention energy faster than the classical blocks "
                  "at the same (counted) number of oracle calls",
        method="experiment", expect="fails", figures=["accelerated-vs-classical"])
-@single_threaded
+@torch_threads(1)
 def abstract(budget: str) -> Evidence:
     study = abstract_study(budget)
     K = study["K"]

@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from claims import lm as lm_claims
-from claims.lm_diagnostics import single_thread
+from particles.threads import torch_threads
 from figures import Context, figure
 from particles.lm import train as lm_train
 
@@ -23,7 +23,7 @@ QUICK_PANEL = {"quick: GD+Lie-Trotter": "gd-lt", "quick: Nesterov+Lie-Trotter": 
 def _quick_results() -> dict[str, list[dict]]:
     """Seconds-long runs (`particles.lm.train.QUICK`, 2 seeds) that exercise the drawing path."""
     base = lm_train.TrainConfig(**lm_train.QUICK)
-    with tempfile.TemporaryDirectory() as tmp, single_thread():
+    with tempfile.TemporaryDirectory() as tmp, torch_threads(1):
         rs = lm_train.sweep(QUICK_PANEL.values(), (0, 1), base, "quick", tmp)
     out: dict[str, list[dict]] = {}
     for r in rs:

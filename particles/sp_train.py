@@ -23,7 +23,6 @@ Budgets (Table 3: Adam η = 1e-3, ρ1 = 0.9, ρ2 = 0.99, δ = 1e-8, 2000 epochs,
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -34,6 +33,7 @@ from tqdm import tqdm
 
 from particles import oscillator
 from particles.sp_networks import NETWORKS, Table3, build, optimizers
+from particles.threads import torch_threads
 from theory.io import atomic_write
 
 RUNS = Path(__file__).resolve().parents[1] / "runs" / "sp_transformer"  # gitignored
@@ -98,18 +98,6 @@ def _epoch_order(seed: int, epoch: int, n: int) -> torch.Tensor:
     return torch.randperm(n, generator=torch.Generator().manual_seed(1_000_003 * seed + epoch))
 
 
-@contextlib.contextmanager
-def single_thread():
-    """Run torch on one intra-op thread inside the block (restored afterwards): these networks are
-    tiny, so their cost is per-op overhead, which extra threads only multiply on a shared machine."""
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(n)
-
-
 @torch.no_grad()
 def rollout(model, warmup: np.ndarray, n_steps: int, blowup: float = 1e6) -> np.ndarray:
     """Feed the network its own predictions: states (len(warmup) + n_steps, 2d).
@@ -138,7 +126,7 @@ def train(network: str, seed: int, budget: str | Budget = "quick", *, fresh: boo
 
     Full budget: resumes from / writes `runs/sp_transformer/<budget>/<network>-seed<seed>.pt`.
     """
-    with single_thread():
+    with torch_threads(1):
         return _train(network, seed, budget, fresh, progress)
 
 

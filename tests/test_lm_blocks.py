@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from particles.lm.blocks import (Scalar, Scalars, count_oracle_calls, explicit_force_G,
                                  hamiltonian_oracle_G, inverse_sqrt_newton, newton_schulz)
 from particles.lm.model import GPT, GPTConfig
-from particles.lm.train import torch_threads
+from particles.threads import torch_threads
 from particles.lm.variants import VARIANTS
 
 

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from particles.lm.model import GPT, GPTConfig, count_parameters, meta_model
-from particles.lm.train import torch_threads
+from particles.threads import torch_threads
 from particles.lm.variants import VARIANTS, get_variant
 
 

@@ -9,7 +9,8 @@ import torch
 from particles.lm import data as lm_data
 from particles.lm import train as lm_train
 from particles.lm.data import Batches, load_corpus
-from particles.lm.train import QUICK, TrainConfig, lr_factor, sweep, torch_threads, train
+from particles.lm.train import QUICK, TrainConfig, lr_factor, sweep, train
+from particles.threads import torch_threads
 from particles.lm.variants import VARIANTS
 
 

@@ -30,6 +30,8 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from particles.threads import torch_threads
+
 ForwardLoss = Callable[[nn.Module, torch.Tensor, torch.Tensor], torch.Tensor]
 
 
@@ -249,15 +251,10 @@ def training_throughput(budget: str, variants: Sequence[str] | None = None, *,
         REFERENCE: lambda: ReferenceGPT(cfg.vocab_size, cfg.block_size, cfg.n_layer, cfg.n_head,
                                         cfg.n_embd)}
     factories.update({name: (lambda name=name: GPT(cfg, name)) for name in names})
-    previous = torch.get_num_threads()
-    if threads is not None:
-        torch.set_num_threads(threads)
-    try:
+    with torch_threads(threads):
         out = bench(factories, baseline=BASELINE, vocab_size=cfg.vocab_size,
                     batch_size=s["batch_size"], block_size=cfg.block_size, rounds=s["rounds"],
                     steps=s["steps"], warmup=s["warmup"], device=device)
-    finally:
-        torch.set_num_threads(previous)
     out["config"] = cfg.as_dict()
     out["budget"] = budget
     # vanilla / reference throughput = t_reference / t_vanilla per round

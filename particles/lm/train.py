@@ -32,7 +32,7 @@ import json
 import math
 import os
 import time
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Iterable
@@ -40,6 +40,7 @@ from typing import Iterable
 import torch
 import torch.nn.functional as F
 
+from particles.threads import torch_threads
 from theory.io import atomic_write, atomic_write_json
 
 from .blocks import count_oracle_calls
@@ -219,22 +220,6 @@ def train(cfg: TrainConfig, out_dir: Path | str | None = None, *, progress: bool
     """
     with torch_threads(cfg.threads):
         return _train(cfg, out_dir, progress, resume)
-
-
-@contextmanager
-def torch_threads(n: int | None):
-    """Run with `n` intra-op torch threads (restored afterwards); None leaves torch's setting.
-
-    One thread per process is much cheaper on a shared, loaded CPU: idle pool threads spin."""
-    if n is None:
-        yield
-        return
-    before = torch.get_num_threads()
-    torch.set_num_threads(n)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool) -> dict:
