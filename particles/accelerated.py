@@ -36,6 +36,7 @@ import torch
 from scipy.integrate import solve_ivp
 
 from particles.attention import causal_mask, check_square, check_tokens
+from theory.checks import nonnegative, positive
 
 # ------------------------------------------------------------------ validation
 
@@ -63,20 +64,6 @@ def B_from(A: torch.Tensor, V: torch.Tensor) -> torch.Tensor:
     return 0.5 * (B + B.T)
 
 
-def _alpha(alpha) -> float:
-    a = float(alpha)
-    if not math.isfinite(a) or a < 0:
-        raise ValueError(f"alpha must be a finite non-negative damping, got {alpha}")
-    return a
-
-
-def check_step(h) -> float:
-    h = float(h)
-    if not math.isfinite(h) or h <= 0:
-        raise ValueError(f"h (step size) must be > 0, got {h}")
-    return h
-
-
 # ------------------------------------------------------------------ linear attention (Prop. 4.5)
 
 
@@ -87,7 +74,7 @@ def linear_component_rhs(X, Y, A, V, alpha: float = 0.0):
     N, d = X.shape
     A, V = check_square(A, "A", d), check_square(V, "V", d)
     X_dot = torch.einsum("jd,je,ef,if->id", Y, X, A, X) / N
-    Y_dot = (-_alpha(alpha) * Y - torch.einsum("ie,je,df,jf->id", Y, Y, A, X) / N
+    Y_dot = (-nonnegative(alpha, "alpha") * Y - torch.einsum("ie,je,df,jf->id", Y, Y, A, X) / N
              + torch.einsum("de,ie->id", V, X))
     return X_dot, Y_dot
 
@@ -108,7 +95,7 @@ def linear_oracles(X, Y, A, V, causal: bool = False):
 def linear_matrix_rhs(X, Y, A, V, alpha: float = 0.0, causal: bool = False):
     """Eq. (28): Ẋ = (1/N) X A Xᵀ Y, Ẏ = −α Y − (1/N) Y Yᵀ X A + X V."""
     F, G = linear_oracles(X, Y, A, V, causal)
-    return F, G - _alpha(alpha) * Y
+    return F, G - nonnegative(alpha, "alpha") * Y
 
 
 def hamiltonian_lin(X, Y, A, V) -> torch.Tensor:
@@ -126,7 +113,7 @@ def linear_euler_printed(X, Y, h, alpha_k, A, V):
     X⁺ = X + (h/N) X A Xᵀ Y,   Y⁺ = α_k Y − (h/N) Y Yᵀ X A + X V   (no h on X V)."""
     X, Y = _pair(X, Y)
     N, d = X.shape
-    h = check_step(h)
+    h = positive(h, "h")
     A, V = check_square(A, "A", d), check_square(V, "V", d)
     return X + h / N * X @ A @ X.T @ Y, alpha_k * Y - h / N * Y @ Y.T @ X @ A + X @ V
 
@@ -147,7 +134,7 @@ def softmax_component_rhs(X, Y, A, B, alpha: float = 0.0, potential_scale: float
     q = torch.einsum("id,de,ie->i", Y, B, Y)  # ‖Y_i‖²_B
     X_dot = N * torch.einsum("de,ie->id", B, Y) / s[:, None]
     bracket = (q / s ** 2)[:, None] + (q / s ** 2)[None, :] + 2 * potential_scale
-    Y_dot = -_alpha(alpha) * Y + N / 2 * torch.einsum("de,je,ij->id", A, X, M * bracket)
+    Y_dot = -nonnegative(alpha, "alpha") * Y + N / 2 * torch.einsum("de,je,ij->id", A, X, M * bracket)
     return X_dot, Y_dot
 
 
@@ -186,7 +173,7 @@ def softmax_matrix_rhs(X, Y, A, B, alpha: float = 0.0, causal: bool = False,
                        potential_scale: float = 1.0):
     """Eq. (34): Ẋ = N diag(M𝟙)^{-1} Y Bᵀ, Ẏ = −α Y + (N/2)({R, M} + 2M) X A."""
     F, G = softmax_oracles(X, Y, A, B, causal, potential_scale)
-    return F, G - _alpha(alpha) * Y
+    return F, G - nonnegative(alpha, "alpha") * Y
 
 
 def hamiltonian_sm(X, Y, A, B, causal: bool = False, potential_scale: float = 1.0) -> torch.Tensor:
@@ -261,7 +248,7 @@ def softmax_characteristics(x, grad_phi_x, Xw, w, grad_phi_w, A, B, alpha: float
     qw = torch.einsum("id,de,ie->i", grad_phi_w, B, grad_phi_w)
     X_dot = grad_phi_x @ B.T / Zx[:, None]
     AXw = Xw @ A.T
-    Y_dot = (-_alpha(alpha) * grad_phi_x + 0.5 * (qx / Zx ** 2)[:, None] * ((Ex * w) @ AXw)
+    Y_dot = (-nonnegative(alpha, "alpha") * grad_phi_x + 0.5 * (qx / Zx ** 2)[:, None] * ((Ex * w) @ AXw)
              + 0.5 * (Ex * (w * (qw / Zw ** 2 + 2))) @ AXw)
     return X_dot, Y_dot
 
@@ -273,7 +260,7 @@ def example_5_5_euler_printed(X, Y, tau, alpha_k, A, B):
     """Example 5.5, 'plain explicit Euler (14)' for (34), literally:
     X⁺ = X + τN diag(M𝟙)^{-1} Y Bᵀ,  Y⁺ = −α_k Y + (τ/2) N ({R, M} + 2M) X⁺ A,
     with M, R evaluated at (X, Y) (note −α_k and X⁺, where (14) has +α_k and X)."""
-    tau = check_step(tau)
+    tau = positive(tau, "tau")
     F, W = _softmax_parts(X, Y, A, B, False, 1.0)
     X_next = X + tau * F
     return X_next, -alpha_k * Y + tau * X.shape[0] / 2 * W @ X_next @ A
@@ -283,7 +270,7 @@ def example_5_5_expeuler_printed(X, Y, h, sigma_k, weight, A, B):
     """Example 5.5, 'exponential Euler (16)' for (34), literally:
     X⁺ = X + hN diag(M𝟙)^{-1} Y Bᵀ,  Y⁺ = σ_k Y + h · w · (N/2)({R, M} + 2M) X A,
     where w = ∫_0^h exp(−∫_s^h α) ds is passed as `weight` (the printed update multiplies it by h)."""
-    h = check_step(h)
+    h = positive(h, "h")
     F, G = softmax_oracles(X, Y, A, B)
     return X + h * F, sigma_k * Y + h * weight * G
 
@@ -301,7 +288,7 @@ def solve_particles(oracles, X0, Y0, alpha, t_eval, t0: float = 0.0, rtol: float
     (len(t_eval), N, d) in the dtype of X0."""
     X0, Y0 = _pair(X0, Y0)
     shape, n = X0.shape, X0.numel()
-    damping = alpha if callable(alpha) else (lambda t, a=_alpha(alpha): a)
+    damping = alpha if callable(alpha) else (lambda t, a=nonnegative(alpha, "alpha"): a)
 
     def f(t, z):
         Z = torch.as_tensor(z, dtype=X0.dtype)
