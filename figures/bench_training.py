@@ -42,13 +42,13 @@ def draw(ctx: Context) -> None:
     ax0.bar(["vanilla\n(gd-lt)", "torch\nreference"], tps, color=["tab:blue", "tab:gray"])
     r = t["vanilla_over_reference"]
     ax0.set_title(f"tokens/s, median of {t['rounds']} rounds\nvanilla/reference = "
-                  f"{r['median']:.2f} (IQR {r['q25']:.2f}–{r['q75']:.2f}); target ≥ 0.95", fontsize=9)
+                  f"{r['median']:.2f} (95% CI {r['ci_lo']:.2f}–{r['ci_hi']:.2f}); target ≥ 0.95", fontsize=9)
     ax0.set_ylabel("training tokens / s")
 
     y = np.arange(len(variants))
     med = np.array([models[v]["ratio_to_baseline"]["median"] for v in variants])
-    lo = med - np.array([models[v]["ratio_to_baseline"]["q25"] for v in variants])
-    hi = np.array([models[v]["ratio_to_baseline"]["q75"] for v in variants]) - med
+    lo = med - np.array([models[v]["ratio_to_baseline"]["ci_lo"] for v in variants])
+    hi = np.array([models[v]["ratio_to_baseline"]["ci_hi"] for v in variants]) - med
     ax1.barh(y, med, xerr=[lo, hi], color=[COLORS[VARIANTS[v].paper] for v in variants], alpha=0.8,
              error_kw={"lw": 0.8})
     for i, v in enumerate(variants):
@@ -59,7 +59,7 @@ def draw(ctx: Context) -> None:
     ax1.axvline(1.0, color="k", lw=0.8)
     ax1.axvline(lmd.NEGLIGIBLE, color="k", lw=0.8, ls=":")
     ax1.set_yticks(y, [VARIANTS[v].label for v in variants], fontsize=7)
-    ax1.set_xlabel("step time / vanilla step time (median, IQR over paired rounds); black: paper")
+    ax1.set_xlabel("step time / vanilla step time (median, 95% CI of the median over paired rounds); black: paper")
     lines = [f"{c} → {v}" for c, v in verdicts.items()]
     ax1.set_title("\n".join("; ".join(lines[i:i + 3]) for i in range(0, len(lines), 3)), fontsize=8)
     ax1.legend(handles=[Patch(color=c, label=p) for p, c in COLORS.items()], fontsize=7,

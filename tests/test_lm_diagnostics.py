@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 import torch
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from particles.lm import diagnostics as dg
@@ -376,16 +376,53 @@ def test_time_training_reports_every_model_in_interleaved_rounds():
     assert not torch.equal(before, models["a"].wte.weight)  # the optimizer really stepped
 
 
+def test_median_interval_coverage_is_exact_binomial():
+    from scipy.stats import binom
+    # n = 21: [x(6), x(16)] covers the median with 1 − 2 P(Bin(21, ½) ≤ 5) = 0.9734; k = 7 would give
+    # 1 − 2 P(≤ 6) = 0.9216 < 0.95. n = 7: only the full range reaches 95% (1 − 2/128).
+    assert bench.median_interval(21)[:2] == (6, 16)
+    np.testing.assert_allclose(bench.median_interval(21)[2], 1 - 2 * binom.cdf(5, 21, 0.5), rtol=1e-14)
+    assert 1 - 2 * binom.cdf(6, 21, 0.5) < 0.95
+    assert bench.median_interval(7) == (1, 7, pytest.approx(1 - 2 / 128, rel=1e-14))
+    assert bench.median_interval(5)[2] < 0.95  # too few rounds for any 95% interval
+    with pytest.raises(ValueError, match="n must"):
+        bench.median_interval(0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(6, 40), st.integers(0, 2**31 - 1))
+def test_median_interval_covers_at_least_level(n, seed):
+    """Monte Carlo over skewed (lognormal) ratios: the interval covers the true median ≥ 95% of the
+    time; 400 draws give a binomial standard error 1.1%, so 0.91 is 3.5 standard errors below 0.95."""
+    rng = np.random.default_rng(seed)
+    lo, hi, coverage = bench.median_interval(n)
+    assert coverage >= 0.95
+    s = np.sort(rng.lognormal(0.1, 0.3, size=(400, n)), axis=1)
+    true_median = np.exp(0.1)
+    assert np.mean((s[:, lo - 1] <= true_median) & (true_median <= s[:, hi - 1])) > 0.91
+
+
 def test_paired_ratio_and_verdict_rule():
-    t = {"base": bench.Timing("base", (1.0, 2.0, 1.0, 2.0), 1),
-         "x": bench.Timing("x", (1.1, 2.4, 1.05, 2.2), 1)}
+    base = (1.0, 2.0) * 4
+    t = {"base": bench.Timing("base", base, 1),
+         "x": bench.Timing("x", tuple(b * r for b, r in zip(base, (1.1, 1.2, 1.05, 1.1, 1.15, 1.12,
+                                                                   1.08, 1.3))), 1)}
     r = bench.paired_ratio(t, "x", "base")
+    ratios = [1.1, 1.2, 1.05, 1.1, 1.15, 1.12, 1.08, 1.3]
     np.testing.assert_allclose([r["q25"], r["median"], r["q75"]],
-                               np.quantile([1.1, 1.2, 1.05, 1.1], [0.25, 0.5, 0.75]), rtol=1e-15)
-    assert bench.ratio_verdict(r, at_most=1.5) == (True, True)  # IQR below the bound
-    assert bench.ratio_verdict(r, at_least=1.5) == (False, True)  # IQR below: decisively fails
-    assert bench.ratio_verdict(r, at_most=1.1) == (False, False)  # bound inside the IQR
+                               np.quantile(ratios, [0.25, 0.5, 0.75]), rtol=1e-14)
+    # n = 8: the 95% interval is [x(2), x(7)] (coverage 1 − 2·9/256 = 0.930 < 0.95 for k = 2,
+    # so k = 1: the full range, coverage 0.992)
+    np.testing.assert_allclose([r["ci_lo"], r["ci_hi"]], [1.05, 1.3], rtol=1e-14)
+    assert bench.ratio_verdict(r, at_most=1.5) == (True, True)  # CI below the bound
+    assert bench.ratio_verdict(r, at_least=1.5) == (False, True)  # CI below: decisively fails
+    assert bench.ratio_verdict(r, at_most=1.1) == (False, False)  # bound inside the CI
     assert bench.ratio_verdict(r, at_least=1.0, at_most=1.0) == (False, True)
+    # the same ratios from too few rounds decide nothing, whatever the bound
+    few = bench.paired_ratio({k: bench.Timing(k, v.step_seconds[:4], 1) for k, v in t.items()}, "x", "base")
+    assert few["ci_coverage"] < 0.95
+    assert bench.ratio_verdict(few, at_most=10.0) == (False, False)
+    assert bench.ratio_verdict(few, at_least=10.0) == (False, False)
     with pytest.raises(ValueError, match="at_most"):
         bench.ratio_verdict(r)
     with pytest.raises(KeyError, match="nope"):
@@ -447,3 +484,21 @@ def test_holm_step_down_controls_the_family():
     assert lmd.holm({"x": {"p": 0.01, "mean_diff": -1.0}, "y": fam["y"]}) == {"x": "<", "y": ">"}
     t = lmd.paired_test([1.0, 2.0, 3.0], [2.0, 3.0, 4.1])
     assert t["mean_diff"] == pytest.approx(-31 / 30) and t["p"] < 0.01
+
+
+def test_spearman_permutation_test_is_exact():
+    from claims.lm_diagnostics import spearman_test
+    # n = 5: ρ = 1 − Σd²/20; ρ = 1 only for the identity (p = 1/120), ρ ≥ 0.9 for the identity and
+    # the 4 adjacent transpositions (p = 5/120 < 0.05), ρ ≥ 0.8 adds the 3 double swaps (8/120).
+    x = [1.0, 2.0, 3.0, 4.0, 5.0]
+    up = spearman_test(x, [10.0, 20.0, 30.0, 40.0, 50.0])
+    assert up["rho"] == pytest.approx(1.0) and up["p_greater"] == pytest.approx(1 / 120)
+    assert up["p_less"] == pytest.approx(1.0)
+    swap = spearman_test(x, [20.0, 10.0, 30.0, 40.0, 50.0])
+    assert swap["rho"] == pytest.approx(0.9) and swap["p_greater"] == pytest.approx(5 / 120)
+    two = spearman_test(x, [20.0, 10.0, 40.0, 30.0, 50.0])
+    assert two["rho"] == pytest.approx(0.8) and two["p_greater"] == pytest.approx(8 / 120)
+    down = spearman_test(x, x[::-1])
+    assert down["rho"] == pytest.approx(-1.0) and down["p_less"] == pytest.approx(1 / 120)
+    with pytest.raises(ValueError, match="length"):
+        spearman_test(x, x[:4])

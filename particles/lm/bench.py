@@ -13,7 +13,8 @@ Two comparisons, both paired and interleaved so that machine load cancels in the
 A training step is forward + cross-entropy + backward + AdamW step + zero_grad on one fixed
 batch. Each round times `steps` consecutive steps of every model, in an order rotated between
 rounds; the per-round ratio t_model / t_baseline is the paired statistic, summarized by its
-median and quartiles. On CPU the clock is the process's CPU time (`time.process_time`), which on a
+median, quartiles and a distribution-free 95% confidence interval for the median (which decides
+the ratio statements). On CPU the clock is the process's CPU time (`time.process_time`), which on a
 shared machine excludes the time the process waits for a core; run single-threaded it is the
 step's compute cost. On CUDA it is wall time after a device synchronization. Timings are
 measurements, never unit-test assertions.
@@ -145,25 +146,51 @@ def time_training(models: Mapping[str, nn.Module], idx: torch.Tensor, targets: t
     return {name: Timing(name, tuple(s), idx.numel()) for name, s in seconds.items()}
 
 
+CI_LEVEL = 0.95  # confidence of the interval that decides a ratio statement
+
+
+def median_interval(n: int, level: float = CI_LEVEL) -> tuple[int, int, float]:
+    """Distribution-free confidence interval for a median from n i.i.d. samples: the order
+    statistics (k, n + 1 − k) (1-based) with the largest k whose coverage 1 − 2·P(Bin(n, ½) ≤ k − 1)
+    is still ≥ `level`, and that coverage. For n < 6 no order-statistic interval reaches 95%: the
+    full range (k = 1) is returned with its coverage 1 − 2^{1−n} < `level`."""
+    from scipy.stats import binom
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise ValueError(f"n must be a positive int, got {n!r}")
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie in (0, 1), got {level!r}")
+    k = 1
+    while k + 1 <= (n + 1) // 2 and 1 - 2 * binom.cdf(k, n, 0.5) >= level:
+        k += 1
+    return k, n + 1 - k, float(1 - 2 * binom.cdf(k - 1, n, 0.5))
+
+
 def paired_ratio(timings: Mapping[str, Timing], name: str, baseline: str) -> dict[str, float]:
-    """Per-round ratios t_name / t_baseline: median and quartiles (rounds are paired in time)."""
+    """Per-round ratios t_name / t_baseline (rounds are paired in time): median, quartiles, and the
+    distribution-free confidence interval [ci_lo, ci_hi] for the median ratio (`median_interval`),
+    whose width shrinks like 1/√rounds, unlike the interquartile range."""
     for key in (name, baseline):
         if key not in timings:
             raise KeyError(f"no timing for {key!r}; have {sorted(timings)}")
     r = np.asarray(timings[name].step_seconds) / np.asarray(timings[baseline].step_seconds)
     q25, med, q75 = np.quantile(r, [0.25, 0.5, 0.75])
-    return {"median": float(med), "q25": float(q25), "q75": float(q75), "rounds": int(r.size)}
+    lo, hi, coverage = median_interval(int(r.size))
+    s = np.sort(r)
+    return {"median": float(med), "q25": float(q25), "q75": float(q75), "rounds": int(r.size),
+            "ci_lo": float(s[lo - 1]), "ci_hi": float(s[hi - 1]), "ci_coverage": coverage}
 
 
 def ratio_verdict(ratio: Mapping[str, float], *, at_most: float | None = None,
-                  at_least: float | None = None) -> tuple[bool, bool]:
-    """(printed_holds, decided) for the statement 'at_least ≤ ratio ≤ at_most'.
+                  at_least: float | None = None, level: float = CI_LEVEL) -> tuple[bool, bool]:
+    """(printed_holds, decided) for the statement 'at_least ≤ median ratio ≤ at_most'.
 
-    A bound passes when the interquartile range of the paired per-round ratios lies entirely on
-    its good side and fails when it lies entirely on the bad side; a bound inside the IQR is
-    undecided (machine noise covers it). Any failing bound decides 'fails'; all passing, 'holds'.
+    A bound passes when the confidence interval [ci_lo, ci_hi] for the median paired ratio lies
+    entirely on its good side and fails when it lies entirely on the bad side; a bound inside the
+    interval is undecided (machine noise covers it), and so is every bound when the interval's
+    coverage is below `level` (too few rounds). Any failing bound decides 'fails'; all passing,
+    'holds'.
     """
-    lo, hi = ratio["q25"], ratio["q75"]
+    lo, hi = ratio["ci_lo"], ratio["ci_hi"]
     outcomes = []
     if at_most is not None:
         outcomes.append("pass" if hi <= at_most else "fail" if lo > at_most else "open")
@@ -171,6 +198,8 @@ def ratio_verdict(ratio: Mapping[str, float], *, at_most: float | None = None,
         outcomes.append("pass" if lo >= at_least else "fail" if hi < at_least else "open")
     if not outcomes:
         raise ValueError("ratio_verdict needs at_most and/or at_least")
+    if ratio["ci_coverage"] < level:
+        return False, False
     if "fail" in outcomes:
         return False, True
     return all(o == "pass" for o in outcomes), all(o == "pass" for o in outcomes)
@@ -229,7 +258,7 @@ def bench_settings(budget: str) -> dict:
                 "rounds": 2, "steps": 1, "warmup": 1}
     if budget == "full":
         return {"config": GPTConfig(block_size=128, n_layer=4, n_head=4, n_embd=128), "batch_size": 4,
-                "rounds": 7, "steps": 1, "warmup": 1}
+                "rounds": 21, "steps": 1, "warmup": 1}
     raise ValueError(f"budget must be 'quick' or 'full', got {budget!r}")
 
 
