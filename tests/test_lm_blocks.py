@@ -7,8 +7,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from particles.lm.blocks import (Scalar, Scalars, count_oracle_calls, explicit_force_G,
-                                 hamiltonian_oracle_G, inverse_sqrt_newton, newton_schulz)
+from particles.lm.blocks import (CausalSelfAttention, Scalar, Scalars, causal_linear_mean,
+                                 count_oracle_calls, explicit_force_G, hamiltonian_oracle_G,
+                                 inverse_sqrt_newton, linear_oracles, newton_schulz)
 from particles.lm.model import GPT, GPTConfig
 from particles.threads import torch_threads
 from particles.lm.variants import VARIANTS
@@ -234,3 +235,56 @@ def test_oracle_call_order_is_the_printed_splitting(name, order):
     oracle once, then the implicit one k times (seed 004 App. B.2)."""
     m = model(name)
     assert count_oracle_calls(m.blocks[0], m.initial_state(tokens(0))).calls == order
+
+
+# ---------------------------------------------------------------------------------------------
+# Linear attention (seed 000 §6.2, Tables 2-3): the baseline and YuriiFormer-LT with the linear
+# attention of the SympFormer linear variants
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 2**16), T=st.integers(1, 20), p=st.integers(1, 6), r=st.integers(1, 6),
+       chunk=st.integers(1, 24))
+def test_causal_linear_mean_is_the_masked_mean_for_every_chunk(seed, T, p, r, chunk):
+    """The chunked prefix-sum form equals (1/n_i) sum_{j<=i} (a_i . b_j) c_j summed term by term;
+    float64, O(1) entries and <= 20 terms: 1e-12 is rounding."""
+    g = torch.Generator().manual_seed(seed)
+    a, b = torch.randn(2, T, p, generator=g, dtype=F64), torch.randn(2, T, p, generator=g, dtype=F64)
+    c = torch.randn(2, T, r, generator=g, dtype=F64)
+    direct = torch.stack([sum((a[:, i] * b[:, j]).sum(-1, keepdim=True) * c[:, j] for j in range(i + 1))
+                          / (i + 1) for i in range(T)], dim=1)
+    assert (causal_linear_mean(a, b, c, chunk) - direct).abs().max() < 1e-12
+
+
+@pytest.mark.parametrize("name", ["gd-lt-linear", "nesterov-lt-linear"])
+def test_linear_attention_oracle_is_the_sympformer_linear_kernel(name):
+    """The attention oracle of the linear baselines is SympFormer's linear kernel (eq. (28)): with
+    the value vectors as momentum y, `linear_oracles`' F is (1/n_i) sum_j (x_i A x_j^T) v_j, and
+    its output projection is Attn(LN x). float64, O(1) activations: 1e-12 is rounding."""
+    blk = model(name).blocks[0]
+    x = torch.randn(2, 12, 16, generator=torch.Generator().manual_seed(5), dtype=F64)
+    _, _, v = blk.attn.heads(blk.ln_1(x))
+    values = v.transpose(1, 2).reshape(2, 12, 16)
+    F_, _ = linear_oracles(blk, x, values)
+    with torch.no_grad():
+        assert (blk.attn_oracle(x) - blk.attn.c_proj(F_)).abs().max() < 1e-12
+
+
+@pytest.mark.parametrize("linear,softmax", [("gd-lt-linear", "gd-lt"), ("nesterov-lt-linear", "nesterov-lt")])
+def test_linear_variants_differ_from_softmax_only_in_the_attention(linear, softmax):
+    """Same parameters (strict load both ways, same count), same update rule; only the attention
+    kernel differs, so the logits differ."""
+    lin, soft = model(linear), model(softmax, seed=1)
+    soft.load_state_dict(lin.state_dict(), strict=True)
+    assert sum(p.numel() for p in lin.parameters()) == sum(p.numel() for p in soft.parameters())
+    assert lin.variant.rule is soft.variant.rule
+    assert all(b.attention == "linear" for b in lin.blocks) and all(b.attention == "softmax" for b in soft.blocks)
+    with torch.no_grad():
+        assert (lin(tokens(2)) - soft(tokens(2))).abs().max() > 1e-6
+
+
+def test_bad_attention_and_chunk_raise():
+    with pytest.raises(ValueError, match="attention"):
+        CausalSelfAttention(8, 2, "cosine")
+    z = torch.zeros(1, 3, 2)
+    with pytest.raises(ValueError, match="chunk"):
+        causal_linear_mean(z, z, z, chunk=0)

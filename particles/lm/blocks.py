@@ -48,14 +48,60 @@ class LayerNorm(nn.Module):
         return F.layer_norm(x, x.shape[-1:], self.weight, None, 1e-5)
 
 
-class CausalSelfAttention(nn.Module):
-    """Fused-QKV causal multi-head attention through `scaled_dot_product_attention`."""
+ATTENTIONS = ("softmax", "linear")
 
-    def __init__(self, d: int, n_head: int):
+
+LINEAR_ATTENTION_CHUNK = 64  # chunk length of the prefix-sum form (`causal_linear_mean`)
+
+
+def causal_linear_mean(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor,
+                       chunk: int = LINEAR_ATTENTION_CHUNK) -> torch.Tensor:
+    """(1/n_i) sum_{j<=i} (a_i . b_j) c_j for a, b: (..., T, p), c: (..., T, r), n_i = i + 1.
+
+    Causal prefix-sum form of linear attention, by chunks of `chunk` positions: the state
+    S = sum_{j < chunk start} b_j c_j^T (p x r) is carried from chunk to chunk (prefix sums), and
+    inside a chunk the masked (chunk x chunk) kernel adds the visible keys of the chunk itself:
+
+        out_i = a_i S + sum_{chunk start <= j <= i} (a_i . b_j) c_j.
+
+    `chunk=1` is the pure prefix sum S_i = sum_{j<=i} b_j c_j^T; chunk >= T is the masked
+    quadratic kernel. Cost O(T chunk (p + r) + (T / chunk) p r): linear in T, and at the compact
+    block sizes (T <= chunk) no (T, p, r) outer-product tensor is formed (it costs ~40x on CPU).
+    """
+    if chunk < 1:
+        raise ValueError(f"chunk must be >= 1, got {chunk}")
+    T = a.shape[-2]
+    state = a.new_zeros(*a.shape[:-2], a.shape[-1], c.shape[-1])
+    out = []
+    for start in range(0, T, chunk):
+        ac, bc, cc = (t[..., start: start + chunk, :] for t in (a, b, c))
+        mask = torch.ones(ac.shape[-2], ac.shape[-2], dtype=torch.bool, device=a.device).tril()
+        out.append(ac @ state + ((ac @ bc.transpose(-1, -2)) * mask) @ cc)
+        state = state + bc.transpose(-1, -2) @ cc
+    n = torch.arange(1, T + 1, device=a.device, dtype=a.dtype).unsqueeze(-1)
+    return torch.cat(out, dim=-2) / n
+
+
+class CausalSelfAttention(nn.Module):
+    """Fused-QKV causal multi-head attention.
+
+    ``kind="softmax"``: `scaled_dot_product_attention` (nanoGPT). ``kind="linear"``: the linear
+    attention of seed 000 §4 and eq. (28) as the SympFormer linear variants use it (scores
+    averaged over heads, no normalisation, mean over the visible keys):
+
+        Attn_i = c_proj( (1/n_i) sum_{j<=i} (mean_h q_i^h . k_j^h / sqrt(D)) v_j ),
+
+    computed in the causal prefix-sum form (`causal_linear_mean`); mean_h q^h . k^h / sqrt(D) is
+    q . k / (H sqrt(D)) on the concatenated heads.
+    """
+
+    def __init__(self, d: int, n_head: int, kind: str = "softmax"):
         super().__init__()
         if d % n_head:
             raise ValueError(f"n_embd {d} must be divisible by n_head {n_head}")
-        self.n_head = n_head
+        if kind not in ATTENTIONS:
+            raise ValueError(f"attention must be one of {ATTENTIONS}, got {kind!r}")
+        self.n_head, self.kind = n_head, kind
         self.c_attn = nn.Linear(d, 3 * d, bias=False)
         self.c_proj = nn.Linear(d, d, bias=False)
 
@@ -67,6 +113,10 @@ class CausalSelfAttention(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         B, T, d = x.shape
+        if self.kind == "linear":
+            q, k, v = self.c_attn(x).split(d, dim=2)
+            D = d // self.n_head
+            return self.c_proj(causal_linear_mean(q / (self.n_head * math.sqrt(D)), k, v))
         q, k, v = self.heads(x)
         y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
         return self.c_proj(y.transpose(1, 2).reshape(B, T, d))
@@ -172,19 +222,24 @@ State = dict  # str -> Tensor (and SympFormer's time t, a 0-dim tensor)
 
 
 class Block(nn.Module):
-    """One layer: the oracles, the auxiliary norms and scalars, and the variant's update rule."""
+    """One layer: the oracles, the auxiliary norms and scalars, and the variant's update rule.
+
+    ``rule_kwargs["attention"]`` ("softmax" by default, or "linear") selects the attention of the
+    block's attention oracle; it is a property of the block, not a keyword of the rule (the
+    SympFormer rule reads it as ``blk.attention``)."""
 
     def __init__(self, d: int, n_head: int, rule: Callable[..., State], rule_kwargs: Mapping,
                  scalars: Mapping[str, Scalar], norms: tuple[str, ...],
                  pins: Mapping[str, float] | None = None, extra_linear: tuple[str, ...] = ()):
         super().__init__()
         self.n_head = n_head
-        self.ln_1, self.attn = LayerNorm(d), CausalSelfAttention(d, n_head)
+        self.rule, self.rule_kwargs = rule, dict(rule_kwargs)
+        self.attention = self.rule_kwargs.pop("attention", "softmax")
+        self.ln_1, self.attn = LayerNorm(d), CausalSelfAttention(d, n_head, self.attention)
         self.ln_2, self.mlp = LayerNorm(d), MLP(d)
         self.norms = nn.ModuleDict({name: LayerNorm(d) for name in norms})
         self.scalars = Scalars(scalars, pins)
         self.extra = nn.ModuleDict({name: nn.Linear(d, d, bias=False) for name in extra_linear})
-        self.rule, self.rule_kwargs = rule, dict(rule_kwargs)
 
     def attn_oracle(self, x: torch.Tensor) -> torch.Tensor:
         return self.attn(self.ln_1(x))
@@ -389,7 +444,7 @@ def sympformer_prefactors(scheme: str, sc: Scalars, t: torch.Tensor, h_x, h_y):
     return zeta_table4(base, h=h_y, delta_eta=delta_eta, alpha_eff=delta_eta / h_x, xp=torch)
 
 
-def sympformer(blk: Block, s: State, *, scheme: str, attention: str) -> State:
+def sympformer(blk: Block, s: State, *, scheme: str) -> State:
     """One SympFormer layer, seed 000 Algorithm 1 (lines 4-13):
 
         y <- zeta_1 y + h_Y zeta_2 G,  x <- x + h_X F   (simultaneous forward step, F, G at (x, y))
@@ -400,7 +455,7 @@ def sympformer(blk: Block, s: State, *, scheme: str, attention: str) -> State:
     """
     x, y, t, sc = s["x"], s["y"], s["t"], blk.scalars
     h_x, h_y = sc["h_x"], sc["h_y"]
-    F_, G = (softmax_oracles if attention == "softmax" else linear_oracles)(blk, x, y)
+    F_, G = (softmax_oracles if blk.attention == "softmax" else linear_oracles)(blk, x, y)
     zeta_1, zeta_2 = sympformer_prefactors(scheme, sc, t, h_x, h_y)
     force = G
     if scheme.endswith("ab2"):

@@ -4,7 +4,9 @@ the one block template of `particles.lm.blocks`.
 A `Variant` names its rule and the rule's keyword arguments, the auxiliary streams and how they
 start (``"embedding"``: separate learned token + position tables, seed 004 App. A.1 / seed 002
 §4.1; ``"ones"``: S_0 = 1; ``"identity"``: R_0 = I_D per token; ``"zeros"``: SympFormer's y = 0),
-its learned scalars with their parametrisations and inits, and its auxiliary LayerNorms.
+its learned scalars with their parametrisations and inits, and its auxiliary LayerNorms. The
+keyword ``"attention": "linear"`` gives the block linear attention (`blocks.CausalSelfAttention`);
+the default is softmax.
 
 Scalar inits: seed 002 App. D.2 fixes nu = softplus(raw) ~ 1 (TMMFormer starts as YuriiFormer)
 and lambda = sigmoid(-5) (AdamWFormer); seed 000 App. B fixes h_0 (0.25 first-order, 0.01
@@ -47,10 +49,14 @@ def _add(v: Variant) -> None:
 _add(Variant("gd-euler", "yurii", "seed 004 eq. (4)", gd, {"split": "euler"}, label="GD+Euler"))
 _add(Variant("gd-lt", "yurii", "seed 004 eq. (5) (= nanoGPT)", gd, {"split": "lt"},
              label="GD+Lie-Trotter (nanoGPT)"))
+# seed 000 §6.2, Tables 2-3: the vanilla baseline with linear attention (the attention oracle of
+# the SympFormer linear variants, `blocks.CausalSelfAttention(kind="linear")`)
+_add(Variant("gd-lt-linear", "sympformer", "seed 000 §6.2, Tables 2-3 (Baseline, linear attention)",
+             gd, {"split": "lt", "attention": "linear"}, label="Baseline (linear attention)"))
 
 
 def _momentum(name, label, locator, lookahead: bool, split: str, reinject: bool = False,
-              norms_per_substep: bool = False, paper="yurii"):
+              norms_per_substep: bool = False, paper="yurii", attention="softmax"):
     if split == "euler":
         steps = (Kick("am", "beta", "gamma", mu="mu" if lookahead else None),)
         scalars = {"beta": U(), "gamma": P()} | ({"mu": U()} if lookahead else {})
@@ -66,14 +72,17 @@ def _momentum(name, label, locator, lookahead: bool, split: str, reinject: bool 
             scalars |= {f"nu_{sub}": P(1.0)} if reinject else {}
         steps = tuple(steps)
         norms = ("v_a", "v_m") if norms_per_substep else ("v",)
-    _add(Variant(name, paper, locator, kicks, {"steps": steps}, {"v": "embedding"}, scalars, norms,
-                 label=label))
+    _add(Variant(name, paper, locator, kicks, {"steps": steps, "attention": attention},
+                 {"v": "embedding"}, scalars, norms, label=label))
 
 
 _momentum("polyak-euler", "Polyak+Euler", "seed 004 §6", False, "euler")
 _momentum("polyak-lt", "Polyak+Lie-Trotter", "seed 004 §6", False, "lt")
 _momentum("nesterov-euler", "Nesterov+Euler", "seed 004 §3.2", True, "euler")
 _momentum("nesterov-lt", "Nesterov+Lie-Trotter (YuriiFormer)", "seed 004 §3.2", True, "lt")
+_momentum("nesterov-lt-linear", "YuriiFormer-Lie-Trotter (linear attention)",
+          "seed 000 §6.2, Tables 2-3 (YuriiFormer, linear attention)", True, "lt", paper="sympformer",
+          attention="linear")
 
 
 def _prk(order: str):
