@@ -19,14 +19,14 @@ from dataclasses import fields, replace
 from .train import DEFAULT_ROOT, TrainConfig, load_results, sweep, train
 from .variants import VARIANTS
 
-# "tables": every variant a ledger ordering claim reads (claims/lm.py), 33 variants.
+# "tables": every variant a ledger ordering claim reads (claims/lm.py) on the compact sweep, 35 variants.
 PRESETS = {
     "tables": ["gd-euler", "gd-lt", "polyak-euler", "polyak-lt", "nesterov-euler", "nesterov-lt",
                "tmm", "yurii", "hb", "adam", "adamw", "rmsprop", "muon", "ortho",
                "symp-softmax-plain-euler", "symp-softmax-presymp-euler",
                "symp-softmax-presymp-expeuler", "symp-softmax-presymp-ab2",
                "symp-softmax-presymp-etd-ab2", "symp-linear-plain-euler",
-               "symp-linear-presymp-euler", "soap", "hamiltonian", "prk-verlet-ama", "prk-verlet-mam",
+               "symp-linear-presymp-euler", "gd-lt-linear", "nesterov-lt-linear", "soap", "hamiltonian", "prk-verlet-ama", "prk-verlet-mam",
                *(f"imex{lnv}-k{k}-{order}" for lnv in ("", "-lnv") for k in (1, 2)
                  for order in ("am", "ma"))],
     "all": sorted(VARIANTS),
