@@ -26,18 +26,10 @@ from typing import Callable
 
 import torch
 
+from theory.checks import positive, positive_int
 from theory.gaussian_ot import cost_kappa
 
 # ------------------------------------------------------------------ validation
-
-
-def _check_eps(eps) -> float:
-    if isinstance(eps, bool) or not isinstance(eps, (int, float)):
-        raise TypeError(f"eps must be a real number, got {type(eps).__name__}")
-    eps = float(eps)
-    if not eps > 0 or eps == float("inf"):
-        raise ValueError(f"eps must be finite and > 0, got {eps}")
-    return eps
 
 
 def _check_points(x, name: str = "x") -> torch.Tensor:
@@ -67,14 +59,6 @@ def _log_weights(w, shape: torch.Size, like: torch.Tensor, name: str) -> torch.T
     if ((total - 1).abs() > 1e-9).any():
         raise ValueError(f"{name} must sum to 1 over the last axis, got sums {total.flatten()[:4].tolist()}")
     return torch.log(w).expand(shape)
-
-
-def _check_positive_int(n, name: str) -> int:
-    if isinstance(n, bool) or not isinstance(n, int):
-        raise TypeError(f"{name} must be an int, got {type(n).__name__}")
-    if n < 1:
-        raise ValueError(f"{name} must be >= 1, got {n}")
-    return n
 
 
 # ------------------------------------------------------------------ Sinkhorn
@@ -129,8 +113,8 @@ def sinkhorn_log(C: torch.Tensor, eps: float, a: torch.Tensor | None = None,
     `raise_on_fail` is False.
     """
     C = _check_points(C, "C")
-    eps = _check_eps(eps)
-    max_iter = _check_positive_int(max_iter, "max_iter")
+    eps = positive(eps, "eps")
+    max_iter = positive_int(max_iter, "max_iter")
     if not tol > 0:
         raise ValueError(f"tol must be > 0, got {tol}")
     log_a = _log_weights(a, C.shape[:-1], C, "a")
@@ -163,7 +147,7 @@ def sinkhorn_log(C: torch.Tensor, eps: float, a: torch.Tensor | None = None,
 def log_plan(C: torch.Tensor, eps: float, f: torch.Tensor, g: torch.Tensor,
              a: torch.Tensor | None = None, b: torch.Tensor | None = None) -> torch.Tensor:
     """log π_ij = log a_i + log b_j + (f_i + g_j − C_ij)/ε."""
-    eps = _check_eps(eps)
+    eps = positive(eps, "eps")
     log_a = _log_weights(a, C.shape[:-1], C, "a")
     log_b = _log_weights(b, C.shape[:-2] + C.shape[-1:], C, "b")
     return log_a.unsqueeze(-1) + log_b.unsqueeze(-2) + (f.unsqueeze(-1) + g.unsqueeze(-2) - C) / eps
@@ -210,8 +194,8 @@ def schrodinger_bridge(x: torch.Tensor, eps: float, weights: torch.Tensor | None
     The residual is ‖row marginal − a‖₂ (= the column one, by symmetry).
     """
     x = _check_points(x)
-    eps = _check_eps(eps)
-    max_iter = _check_positive_int(max_iter, "max_iter")
+    eps = positive(eps, "eps")
+    max_iter = positive_int(max_iter, "max_iter")
     if not tol > 0:
         raise ValueError(f"tol must be > 0, got {tol}")
     log_a = _log_weights(weights, x.shape[:-1], x, "weights")
@@ -250,7 +234,7 @@ def euler_step(x: torch.Tensor, eps: float,
     """Explicit Euler update S¹_ε(ρ) = (Id − (ε/2)∇log ρ)#ρ (seed 003, slide "Result 2"), with
     `score` either ∇log ρ at the particles or a callable returning it (closed form, `kde_score`)."""
     x = _check_points(x)
-    eps = _check_eps(eps)
+    eps = positive(eps, "eps")
     s = score(x) if callable(score) else score
     if not isinstance(s, torch.Tensor) or s.shape != x.shape:
         raise ValueError(f"score must have the shape of x {tuple(x.shape)}, "
@@ -263,7 +247,7 @@ def kde_score(at: torch.Tensor, x: torch.Tensor, bandwidth: float,
     """Score of the Gaussian kernel estimate ρ_h = Σ_j a_j N(x_j, h²I) at the points `at`:
     ∇log ρ_h(y) = Σ_j softmax_j(−|y − x_j|²/(2h²) + log a_j)·(x_j − y)/h²."""
     at, x = _check_points(at, "at"), _check_points(x)
-    h = _check_eps(bandwidth)
+    h = positive(bandwidth, "bandwidth")
     log_a = _log_weights(weights, x.shape[:-1], x, "weights")
     logits = -pairwise_cost(at, x, "half_sq") / h ** 2 + log_a.unsqueeze(-2)
     return (torch.softmax(logits, dim=-1) @ x - at) / h ** 2
@@ -300,7 +284,7 @@ def sb_scheme(x0: torch.Tensor, eps: float, n_steps: int, weights: torch.Tensor 
     "Result 3: Uniform Convergence"), warm-starting each bridge from the previous potential.
     Returns (iterates of shape (n_steps + 1, *x0.shape), total Sinkhorn iterations)."""
     x = _check_points(x0, "x0")
-    n_steps = _check_positive_int(n_steps, "n_steps")
+    n_steps = positive_int(n_steps, "n_steps")
     iterates, f, total = [x], None, 0
     for _ in range(n_steps):
         x, bridge = sb_step(x, eps, weights, f=f, **kw)
@@ -315,7 +299,7 @@ def euler_scheme(x0: torch.Tensor, eps: float, n_steps: int,
     `score(x)` the score of the current measure at its own particles (e.g. `kde_score(x, x, h, a)`,
     or a closed form). Returns the iterates, shape (n_steps + 1, *x0.shape)."""
     x = _check_points(x0, "x0")
-    n_steps = _check_positive_int(n_steps, "n_steps")
+    n_steps = positive_int(n_steps, "n_steps")
     iterates = [x]
     for _ in range(n_steps):
         x = euler_step(x, eps, score)

@@ -209,6 +209,11 @@ def test_bad_input():
         sk.schrodinger_bridge(x.numpy(), 0.1)
     with pytest.raises(ValueError, match="cost"):
         sk.schrodinger_bridge(x, 0.1, cost="l1")
+    for bw in (0.0, float("nan")):
+        with pytest.raises(ValueError, match="bandwidth"):
+            sk.kde_score(x, x, bw)
+    with pytest.raises(TypeError, match="max_iter"):
+        sk.sinkhorn_log(sk.pairwise_cost(x, x), 1.0, max_iter=2.5)
     with pytest.raises(ValueError, match="score"):
         sk.euler_step(x, 0.1, torch.zeros(5, 3, dtype=F64))
     with pytest.raises(ValueError, match="W_V"):
