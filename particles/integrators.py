@@ -27,13 +27,13 @@ when h·Lip(∇H) < 1.
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Callable, NamedTuple, Sequence
 
 import torch
 from torch.func import grad, vmap
 
 from particles.attention import CountingOracle
+from theory.checks import positive, real
 from theory.schemes import Damping
 
 Tensor = torch.Tensor
@@ -87,13 +87,9 @@ def _check(q: Tensor, p: Tensor, t, h, damping: Damping) -> tuple[float, float]:
         raise ValueError(f"q and p must have one shape, got {tuple(q.shape)} and {tuple(p.shape)}")
     if not isinstance(damping, Damping):
         raise TypeError(f"damping must be a theory.schemes.Damping, got {type(damping).__name__}")
-    for name, v in (("t", t), ("h", h)):
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise ValueError(f"{name} must be a finite real number, got {v!r}")
-    if h <= 0:
-        raise ValueError(f"h must be > 0, got {h}")
+    t, h = real(t, "t"), positive(h, "h")
     damping.alpha(t)  # raises for t < 0, or t = 0 with α = r/t + m singular there
-    return float(t), float(h)
+    return t, h
 
 
 def _check_solved(name: str, x: Tensor, fx: Tensor, rtol: float = 1e-12) -> None:

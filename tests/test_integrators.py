@@ -224,6 +224,10 @@ def test_bad_input_raises_naming_the_parameter():
         I.explicit_euler(torch.zeros(2, dtype=torch.int64), q, 1.0, 0.1, field, damp)
     with pytest.raises(TypeError, match="damping"):
         I.explicit_euler(q, q, 1.0, 0.1, field, "nesterov")
+    with pytest.raises(TypeError, match="h"):
+        I.explicit_euler(q, q, 1.0, "0.1", field, damp)
+    with pytest.raises(ValueError, match="t"):
+        I.explicit_euler(q, q, float("inf"), 0.1, field, damp)
     with pytest.raises(ValueError, match="t"):
         I.explicit_euler(q, q, 0.0, 0.1, field, damp)  # α = 3/t is singular at t = 0
     with pytest.raises(ValueError, match="weight"):
