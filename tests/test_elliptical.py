@@ -150,7 +150,11 @@ def test_sampler_rejects_bad_family_and_size():
         ell.sample_elliptical("cauchy", [0.0], np.eye(1), 3, np.random.default_rng(0))
     with pytest.raises(ValueError, match="N"):
         ell.sample_elliptical("gaussian", [0.0], np.eye(1), 0, np.random.default_rng(0))
+    with pytest.raises(TypeError, match="N"):
+        ell.sample_elliptical("gaussian", [0.0], np.eye(1), 2.5, np.random.default_rng(0))
     with pytest.raises(TypeError, match="d"):
         ell.g_gaussian(2.0)
+    with pytest.raises(ValueError, match="d"):
+        ell.g_gaussian(0)
     with pytest.raises(ValueError, match="beta"):
         ell.g_power_exponential(2, 0.0)

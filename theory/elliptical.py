@@ -30,18 +30,11 @@ import mpmath
 import numpy as np
 import sympy as sp
 from scipy.integrate import solve_ivp
+from theory.checks import positive_int
 
 r = sp.Symbol("r", positive=True)  # the argument of g: r = (x − m)ᵀ Σ^{-1} (x − m)
 
 # ------------------------------------------------------------------ validation
-
-
-def _dimension(d) -> int:
-    if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
-        raise TypeError(f"d must be an int, got {type(d).__name__}")
-    if d < 1:
-        raise ValueError(f"d must be >= 1, got {d}")
-    return int(d)
 
 
 def _matrix(M, name: str, d: int | None = None) -> np.ndarray:
@@ -86,13 +79,13 @@ def check_student_t_dof(v) -> float:
 
 def g_gaussian(d: int) -> sp.Expr:
     """Example 4.2: g(r) = (2π)^{-d/2} e^{-r/2}."""
-    d = _dimension(d)
+    d = positive_int(d, "d")
     return (2 * sp.pi) ** sp.Rational(-d, 2) * sp.exp(-r / 2)
 
 
 def g_student_t(d: int, v: sp.Expr | float) -> sp.Expr:
     """Example 4.2: g(r) = Γ((v+d)/2)/Γ(v/2) (vπ)^{-d/2} (1 + r/v)^{-(v+d)/2}, v > 2."""
-    d = _dimension(d)
+    d = positive_int(d, "d")
     if not isinstance(v, sp.Basic):
         v = sp.nsimplify(check_student_t_dof(v))
     return (sp.gamma((v + d) / 2) / sp.gamma(v / 2) * (v * sp.pi) ** sp.Rational(-d, 2)
@@ -103,7 +96,7 @@ def g_power_exponential(d: int, beta: sp.Expr | float) -> sp.Expr:
     """Symmetric multivariate power-exponential (Kotz type) generator, one of the families that
     Example 4.2 lists after [30, Sec. 6]: g(r) = c_d(β) exp(−r^β / 2), with c_d fixed by i):
     c_d(β) = β Γ(d/2) / (π^{d/2} Γ(d/(2β)) 2^{d/(2β)}). β = 1 is the Gaussian."""
-    d = _dimension(d)
+    d = positive_int(d, "d")
     if not isinstance(beta, sp.Basic):
         if not float(beta) > 0:
             raise ValueError(f"beta must be > 0, got {beta}")
@@ -115,7 +108,7 @@ def g_power_exponential(d: int, beta: sp.Expr | float) -> sp.Expr:
 
 def radial_moment(g: sp.Expr, d: int, k: sp.Expr) -> sp.Expr:
     """π^{d/2}/Γ(d/2) ∫_0^∞ r^{d/2 − 1 + k} g(r) dr = ∫_{R^d} ‖y‖^{2k} g(‖y‖²) dy (polar coordinates)."""
-    d = _dimension(d)
+    d = positive_int(d, "d")
     integral = sp.integrate(r ** (sp.Rational(d, 2) - 1 + k) * g, (r, 0, sp.oo), conds="none")
     return sp.gammasimp(sp.pi ** sp.Rational(d, 2) / sp.gamma(sp.Rational(d, 2)) * integral)
 
@@ -132,7 +125,7 @@ def kappa_g(g: sp.Expr, d: int) -> sp.Expr:
 
 def kappa_power_exponential(d: int, beta) -> sp.Expr:
     """Closed form of κ_g for the power-exponential family: 2^{1/β} Γ((d+2)/(2β)) / (d Γ(d/(2β)))."""
-    d = _dimension(d)
+    d = positive_int(d, "d")
     beta = beta if isinstance(beta, sp.Basic) else sp.nsimplify(beta)
     return 2 ** (1 / beta) * sp.gamma(sp.Rational(d + 2, 2) / beta) / (d * sp.gamma(sp.Rational(d, 2) / beta))
 
@@ -142,13 +135,13 @@ def kappa_logistic(d: int) -> float:
 
     With ∫_0^∞ r^{s−1} e^{−r}/(1+e^{−r})² dr = Γ(s) η(s−1) (η the Dirichlet eta function),
     κ_g = η(d/2) / (2 η(d/2 − 1)); e.g. κ_g = ln 2 in d = 2."""
-    d = _dimension(d)
+    d = positive_int(d, "d")
     return float(mpmath.altzeta(d / 2) / (2 * mpmath.altzeta(d / 2 - 1)))
 
 
 def kappa_logistic_quadrature(d: int) -> float:
     """The same κ_g by adaptive quadrature of the radial integrals (mpmath, 30 digits)."""
-    d = _dimension(d)
+    d = positive_int(d, "d")
     with mpmath.workdps(30):
         g = lambda x: mpmath.exp(-x) / (1 + mpmath.exp(-x)) ** 2  # noqa: E731
         num = mpmath.quad(lambda x: x ** (d / 2) * g(x), [0, 1, mpmath.inf])
@@ -169,8 +162,7 @@ def sample_elliptical(family: str, m, Sigma, N: int, rng: np.random.Generator,
     if m.ndim != 1 or not np.all(np.isfinite(m)):
         raise ValueError(f"m must be a finite vector, got shape {m.shape}")
     Sigma = check_spd(Sigma, "Sigma", m.size)
-    if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
-        raise ValueError(f"N must be a positive int, got {N!r}")
+    N = positive_int(N, "N")
     L = np.linalg.cholesky(Sigma)
     Z = rng.standard_normal((N, m.size))
     if family == "gaussian":
@@ -320,7 +312,7 @@ def solve_27(Sigma0, A, V, kappa: float, alpha, t_eval, t0: float = 0.0,
 def corollary_4_4_residual_sym(d: int = 2) -> tuple[sp.Matrix, sp.Matrix]:
     """(25)-(26) with m = 0 minus (27), for generic symmetric A, V, Σ, P of size d and symbolic κ_g:
     both residual matrices are identically zero iff Corollary 4.4 follows from Proposition 4.3."""
-    d = _dimension(d)
+    d = positive_int(d, "d")
 
     def sym_matrix(name):
         return sp.Matrix(d, d, lambda i, j: sp.Symbol(f"{name}{min(i, j)}{max(i, j)}"))
