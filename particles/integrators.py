@@ -32,7 +32,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import torch
 from torch.func import grad, vmap
 
-from particles.attention import CountingOracle
+from particles.attention import CountingOracle, under_transform
 from theory.checks import positive, real
 from theory.schemes import Damping
 
@@ -81,7 +81,7 @@ def _check(q: Tensor, p: Tensor, t, h, damping: Damping) -> tuple[float, float]:
             raise TypeError(f"{name} must be a torch.Tensor, got {type(x).__name__}")
         if not x.is_floating_point():
             raise TypeError(f"{name} must be a floating tensor, got {x.dtype}")
-        if not _under_transform(x) and not bool(torch.isfinite(x).all()):
+        if not under_transform(x) and not bool(torch.isfinite(x).all()):
             raise ValueError(f"{name} contains NaN or inf")
     if q.shape != p.shape:
         raise ValueError(f"q and p must have one shape, got {tuple(q.shape)} and {tuple(p.shape)}")
@@ -94,17 +94,12 @@ def _check(q: Tensor, p: Tensor, t, h, damping: Damping) -> tuple[float, float]:
 
 def _check_solved(name: str, x: Tensor, fx: Tensor, rtol: float = 1e-12) -> None:
     """Raise when the fixed-point iteration x = f(x) has not converged (outside transforms)."""
-    if _under_transform(x):
+    if under_transform(x):
         return
     res = float((x - fx).abs().max())
     if not res <= rtol * (1.0 + float(x.abs().max())):
         raise ValueError(f"h: the fixed-point solve for {name} did not converge (residual {res:.3g}); "
                          "reduce h or raise iterations")
-
-
-def _under_transform(x: Tensor) -> bool:
-    """True inside torch.func transforms (vmap/jacrev), where data-dependent checks cannot run."""
-    return torch._C._functorch.is_functorch_wrapped_tensor(x)
 
 
 # ------------------------------------------------------------------ one-step schemes
