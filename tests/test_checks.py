@@ -33,3 +33,23 @@ def test_bad_values_raise_with_the_name(fn, value, exc, match):
 def test_boundaries_accepted():
     assert checks.nonnegative(0, "x") == 0.0 and checks.positive(5e-324, "x") == 5e-324
     assert checks.positive_int(np.int64(3), "n") == 3
+
+
+@pytest.mark.parametrize("M, match", [
+    (np.ones((2, 3)), "square"),
+    (np.eye(3), "2×2"),
+    (np.array([[1.0, np.nan], [0.0, 1.0]]), "NaN"),
+    (np.array([[1.0, 1.0], [0.0, 1.0]]), "symmetric"),
+    (np.array([[1.0, 2.0], [2.0, 1.0]]), "positive definite; smallest eigenvalue -1"),
+])
+def test_spd_rejects_with_the_name(M, match):
+    with pytest.raises(ValueError, match=match):
+        checks.spd(M, "Sigma", d=2)
+
+
+@given(st.integers(1, 5), st.integers(0, 2**32 - 1))
+def test_spd_accepts_gram_matrices(d, seed):
+    rng = np.random.default_rng(seed)
+    A = rng.standard_normal((d, d))
+    M = A @ A.T + 1e-3 * np.eye(d)  # eigenvalues >= 1e-3; symmetric up to rounding of A Aᵀ
+    assert checks.spd(M, "M") is not None and checks.symmetric(M, "M").shape == (d, d)

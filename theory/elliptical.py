@@ -31,39 +31,12 @@ import numpy as np
 import sympy as sp
 from scipy.integrate import solve_ivp
 from theory.checks import positive_int
+from theory.checks import spd as check_spd
+from theory.checks import symmetric as check_symmetric
 
 r = sp.Symbol("r", positive=True)  # the argument of g: r = (x − m)ᵀ Σ^{-1} (x − m)
 
 # ------------------------------------------------------------------ validation
-
-
-def _matrix(M, name: str, d: int | None = None) -> np.ndarray:
-    M = np.asarray(M, dtype=np.float64)
-    if M.ndim != 2 or M.shape[0] != M.shape[1]:
-        raise ValueError(f"{name} must be a square matrix, got shape {M.shape}")
-    if d is not None and M.shape[0] != d:
-        raise ValueError(f"{name} must be {d}×{d}, got shape {M.shape}")
-    if not np.all(np.isfinite(M)):
-        raise ValueError(f"{name} contains NaN or inf")
-    return M
-
-
-def check_symmetric(M, name: str, d: int | None = None, rtol: float = 1e-12) -> np.ndarray:
-    """M as a float64 array; ValueError naming `name` unless M = Mᵀ (relative to ‖M‖)."""
-    M = _matrix(M, name, d)
-    asym = np.linalg.norm(M - M.T)
-    if asym > rtol * max(1.0, np.linalg.norm(M)):
-        raise ValueError(f"{name} must be symmetric; ‖{name} − {name}ᵀ‖_F = {asym:.3g}")
-    return M
-
-
-def check_spd(M, name: str, d: int | None = None) -> np.ndarray:
-    """M as a float64 array; ValueError naming `name` unless M is symmetric positive definite."""
-    M = check_symmetric(M, name, d)
-    lam_min = np.linalg.eigvalsh(0.5 * (M + M.T))[0]
-    if lam_min <= 0:
-        raise ValueError(f"{name} must be positive definite; smallest eigenvalue {lam_min:.3g}")
-    return M
 
 
 def check_student_t_dof(v) -> float:

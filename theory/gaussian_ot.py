@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.special import logsumexp, ndtr
+from theory import checks
 from theory.checks import positive as _positive
 
 COSTS = {"half_sq": 0.5, "sq": 1.0}
@@ -31,15 +32,8 @@ COSTS = {"half_sq": 0.5, "sq": 1.0}
 
 
 def _spd(S, name: str) -> np.ndarray:
-    S = np.atleast_2d(np.asarray(S, dtype=np.float64))
-    if S.ndim != 2 or S.shape[0] != S.shape[1]:
-        raise ValueError(f"{name} must be a square matrix, got shape {S.shape}")
-    if not np.all(np.isfinite(S)):
-        raise ValueError(f"{name} contains NaN or inf")
-    if not np.allclose(S, S.T, rtol=1e-12, atol=1e-14 * np.abs(S).max()):
-        raise ValueError(f"{name} must be symmetric")
-    if np.linalg.eigvalsh(S).min() <= 0:
-        raise ValueError(f"{name} must be positive definite")
+    """S (a scalar is a 1×1 matrix) symmetrized, after checking it is SPD."""
+    S = checks.spd(np.atleast_2d(np.asarray(S, dtype=np.float64)), name)
     return 0.5 * (S + S.T)
 
 
