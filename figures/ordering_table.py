@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 from figures import Context, figure
 
 TABLES = ["yurii:table-2", "yurii:table-5", "momentum_streams:table-1", "momentum_streams:table-2",
-          "sympformer:table-1", "sympformer:table-2"]
+          "sympformer:table-1", "sympformer:table-2", "sympformer:table-3"]
 
 
 def _rows(numbers: dict) -> list[list[str]]:

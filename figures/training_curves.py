@@ -11,12 +11,16 @@ from particles.threads import torch_threads
 from figures import Context, figure
 from particles.lm import train as lm_train
 
-PANELS = {"yurii:table-2": lm_claims.YURII_ROWS,
-          "yurii:table-5": lm_claims.YURII_TABLE_5_ROWS,
-          "momentum_streams:table-1": lm_claims.MS_TABLE_1_ROWS,
-          "momentum_streams:table-2": lm_claims.MS_TABLE_2_ROWS,
-          "sympformer:table-1": lm_claims.SYMP_TABLE_1_ROWS,
-          "sympformer:table-2": lm_claims.SYMP_TABLE_2_ROWS}
+# claim id -> (rows, sweep configuration, sweep name) exactly as the claim reads them
+COMPACT = (None, lm_claims.SWEEP)
+PANELS = {"yurii:table-2": (lm_claims.YURII_ROWS, *COMPACT),
+          "yurii:table-5": (lm_claims.YURII_TABLE_5_ROWS, *COMPACT),
+          "momentum_streams:table-1": (lm_claims.MS_TABLE_1_ROWS, *COMPACT),
+          "momentum_streams:table-2": (lm_claims.MS_TABLE_2_ROWS, *COMPACT),
+          "sympformer:table-1": (lm_claims.SYMP_TABLE_1_ROWS, *COMPACT),
+          "sympformer:table-2": (lm_claims.SYMP_TABLE_2_ROWS, *COMPACT),
+          "sympformer:table-3": (lm_claims.SYMP_TABLE_3_ROWS, lm_claims.LARGE,
+                                 lm_claims.LARGE_SWEEP)}
 QUICK_PANEL = {"quick: GD+Lie-Trotter": "gd-lt", "quick: Nesterov+Lie-Trotter": "nesterov-lt"}
 
 
@@ -59,10 +63,10 @@ def draw(ctx: Context) -> None:
         panels = {"quick (2 seeds)": (QUICK_PANEL, _quick_results())}
     else:
         panels = {}
-        for cid, rows in PANELS.items():
+        for cid, (rows, config, name) in PANELS.items():
             ctx.evidence(cid)  # the ordering claim runs the sweep for whatever is missing
-            panels[f"{cid} → {ctx.evidence(cid).verdict}"] = (
-                rows, lm_claims.compact_results(list(dict.fromkeys(rows.values())), ctx.budget))
+            panels[f"{cid} → {ctx.evidence(cid).verdict}"] = (rows, lm_claims.compact_results(
+                list(dict.fromkeys(rows.values())), ctx.budget, config, name))
     ncols = min(3, len(panels))
     nrows = -(-len(panels) // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(5.5 * ncols, 4.2 * nrows), squeeze=False)
