@@ -258,7 +258,7 @@ def bench_settings(budget: str) -> dict:
                 "rounds": 2, "steps": 1, "warmup": 1}
     if budget == "full":
         return {"config": GPTConfig(block_size=128, n_layer=4, n_head=4, n_embd=128), "batch_size": 4,
-                "rounds": 21, "steps": 1, "warmup": 1}
+                "rounds": 21, "steps": 3, "warmup": 1}
     raise ValueError(f"budget must be 'quick' or 'full', got {budget!r}")
 
 
