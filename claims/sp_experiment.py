@@ -19,11 +19,9 @@ rollouts are computed and reported, but the experiment claims cannot be decided 
 from __future__ import annotations
 
 import numpy as np
-import torch
 
 from claims import Evidence, claim, verdict_from
-from particles import geometry, oscillator, sp_train
-from particles.threads import torch_threads
+from particles import oscillator, sp_train
 from theory import symplectic
 
 BLOWUP_FACTOR = 2.0
@@ -53,7 +51,15 @@ DEPARTURES_7CD = {
 
 def _experiment(budget: str, networks: tuple[str, ...]) -> tuple[dict, np.ndarray, sp_train.Budget]:
     b = sp_train.get_budget(budget)
-    return sp_train.experiment(b, networks), sp_train.reference(b.t_rollout), b
+    got = sp_train.collect(b, networks)
+    if not got.complete:
+        raise _Missing(got)
+    return got.records, sp_train.reference(b.t_rollout), b
+
+
+class _Missing(Exception):
+    def __init__(self, got):
+        self.got = got
 
 
 def _majority(flags: list[bool]) -> bool:
@@ -113,7 +119,7 @@ def fig_7ab(budget: str) -> Evidence:
     # "by t ≈ 18": blow-up at t <= 20 (the next plotted horizon is fig. 7(c)'s 20)
     resnet_blows = _majority([t <= 20.0 for t in blow["resnet"]])
     sympnet_bounded = _majority([t > 18.0 for t in blow["sympnet"]])
-    bounds = [float(r["model"].output_bound().max()) for r in res["resnet"]]
+    bounds = [float(max(r["output_bound"])) for r in res["resnet"]]
     box = BLOWUP_FACTOR * float(np.max(np.abs(ref)))
     ok = both_fit and resnet_blows and sympnet_bounded
     return Evidence(
@@ -173,55 +179,21 @@ def fig_7cd(budget: str) -> Evidence:
                                         "q1_rel_error_2_20": err20, "energy_relative_change": change})
 
 
-def _rollout_windows(rec: dict, n_windows: int) -> torch.Tensor:
-    """Up to `n_windows` evenly spaced windows (B, 4, T) along a rollout's finite part."""
-    traj = rec["rollout"]
-    finite = np.all(np.isfinite(traj), axis=-1)
-    n = int(np.argmin(finite)) if not finite.all() else len(traj)
-    T = rec["model"].seq_len
-    starts = np.unique(np.linspace(0, n - T, n_windows).astype(int))
-    return torch.as_tensor(np.stack([traj[s:s + T].T for s in starts]), dtype=torch.float64)
-
-
 @claim("sp_transformer:sp-transformer-structure", locator="end of §4; §5",
        statement="the trained structure-preserving transformer preserves phase-space volume but is not "
                  "symplectic (measured along its k = 3.5 rollout)",
        method="property", expect="holds-with-correction")
 def sp_structure(budget: str) -> Evidence:
     res, _, b = _experiment(budget, ("sp_transformer",))
-    with torch_threads(1):
-        return _sp_structure(res["sp_transformer"], b)
+    return _sp_structure(res["sp_transformer"], b)
 
 
 def _sp_structure(records: list[dict], b: sp_train.Budget) -> Evidence:
-    n_windows = 12 if b.name == "quick" else 40
-    logdet, defect, attention_logdet, feedforward_logdet, feedforward_defect = [], [], [], [], []
-    for rec in records:
-        model = rec["model"]
-        with torch.no_grad():
-            X = model.up(_rollout_windows(rec, n_windows).transpose(1, 2)).transpose(1, 2)
-        # the layer stack R^{2N×T} → R^{2N×T}; Z_vec order (eq. (18)), so J = J_{2NT} (eq. (23))
-        D = geometry.jacobian(model.core, X, event_dims=2).detach().numpy()
-        n = D.shape[-1]
-        logdet += symplectic.log_volume(D).tolist()
-        defect += (symplectic.symplectic_defect(D) / np.sqrt(n)).tolist()  # ‖J_{2NT}‖_F = √n
-        # chain rule: split the volume change between the attention and the SympNet feed-forward
-        att_ld, ff_ld, ff_def = np.zeros(len(X)), np.zeros(len(X)), np.zeros(len(X))
-        Y = X
-        for attention, feedforward in zip(model.attention, model.feedforward):
-            att_ld += symplectic.log_volume(
-                geometry.jacobian(attention, Y, event_dims=2).detach().numpy())
-            with torch.no_grad():
-                Y = attention(Y)
-            tokens = Y.transpose(1, 2).reshape(-1, Y.shape[1])
-            Dff = geometry.jacobian(feedforward, tokens).detach().numpy()
-            ff_ld += symplectic.log_volume(Dff).reshape(len(X), -1).sum(-1)
-            ff_def = np.maximum(ff_def, symplectic.symplectic_defect(Dff).reshape(len(X), -1).max(-1))
-            with torch.no_grad():
-                Y = feedforward(Y.transpose(1, 2)).transpose(1, 2)
-        attention_logdet += att_ld.tolist()
-        feedforward_logdet += ff_ld.tolist()
-        feedforward_defect += ff_def.tolist()
+    n_windows = b.structure_windows
+    st = {k: [v for r in records for v in r["structure"][k]] for k in records[0]["structure"]}
+    logdet, defect = st["core_log_det"], st["core_relative_defect"]
+    attention_logdet, feedforward_logdet = st["attention_log_det"], st["feedforward_log_det"]
+    feedforward_defect = st["feedforward_defect"]
     # 100×100 Jacobians with entries O(1-10): log|det| and DᵀJD are exact to ~1e-12; 1e-8 is far
     # above rounding and far below the O(0.1-1) values a non-preserving map shows.
     tol = 1e-8

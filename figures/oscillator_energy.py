@@ -14,7 +14,7 @@ from figures.oscillator_rollouts import LABELS
 def draw(ctx: Context) -> None:
     """H(ẑ(t)) per network (all seeds) and for implicit midpoint on [0, 600]."""
     change = {**ctx.evidence("sp_transformer:fig-7cd").numbers["energy_relative_change"]}
-    res = sp_train.experiment(ctx.budget)
+    res = sp_train.collect(ctx.budget).records
     ref = sp_train.reference(sp_train.get_budget(ctx.budget).t_rollout)
     t = sp_train.times(len(ref))
     E_ref = oscillator.energy(ref, oscillator.K_TEST)

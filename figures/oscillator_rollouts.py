@@ -22,7 +22,7 @@ def draw(ctx: Context) -> None:
     header, columns = ["t"], []
     for row, (claim, networks, horizons) in zip(axes, PANELS):
         ev = ctx.evidence(f"sp_transformer:{claim}").numbers
-        res = sp_train.experiment(ctx.budget, networks)
+        res = sp_train.collect(ctx.budget, networks).records
         ref = sp_train.reference(sp_train.get_budget(ctx.budget).t_rollout)
         t = sp_train.times(len(ref))
         if not columns:
@@ -52,7 +52,7 @@ def draw(ctx: Context) -> None:
             for rec in res[name]:
                 header.append(f"q1_{name}_seed{rec['seed']}")
                 columns.append(rec["rollout"][:, 0])
-    epochs = {n: r[0]["epochs"] for n, r in sp_train.experiment(ctx.budget).items()}
+    epochs = {n: r[0]["epochs"] for n, r in sp_train.collect(ctx.budget).records.items()}
     fig.suptitle("Seed 001 fig. 7 reproduced (k = 3.5, warm-up t = 0…1.6, dotted line t = 2): "
                  f"budget {ctx.budget}, epochs {epochs}; thin lines are further seeds", fontsize=9)
     fig.tight_layout()

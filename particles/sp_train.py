@@ -1,43 +1,62 @@
-"""Training and rollouts of the four integrators of seed 001 §5 (fig. 7), cached and resumable.
+"""Training and rollouts of the four integrators of seed 001 §5 (fig. 7): committed results.
 
-    python -m particles.sp_train [--budget full|long|quick] [--networks ...] [--seeds ...] [--fresh]
+    python -m particles.sp_train [--budget full|quick] [--networks ...] [--seeds ...]
+                                 [--status] [--recompute] [--out DIR] [--cache DIR]
 
 trains every (network, seed) pair of the budget on the implicit-midpoint data of
 `particles.oscillator`, then rolls each network out on the test case (k = 3.5, five implicit-midpoint
-warm-up states, predictions from t = 2.0 to t = 600). A full-budget run writes one checkpoint per
-pair under `runs/sp_transformer/full/` (model and optimizer states, losses, the epoch reached,
-the rollout), atomically with `theory.io`, every `checkpoint_every` epochs; an interrupted run
-resumes from the last checkpoint and a finished one is read back instantly. The quick budget
-(seconds, used by the tests) trains in memory only.
+warm-up states, predictions from t = 2.0 to t = 600). Each finished run writes one small JSON (its
+configuration, provenance, per-epoch training and validation loss, the k = 3.5 rollout, the
+diagnostics the claims need) into `results/sp_transformer/` (tracked) for the full budget; the
+weights and optimizer states go to checkpoints under `runs/sp_transformer/<budget>/` (git-ignored),
+written atomically every `checkpoint_every` epochs, so an interrupted run resumes where it stopped.
+A finished run whose result matches the asked configuration is reported, not retrained, unless
+`--recompute`; a result written with another configuration is *stale* (its differing fields are
+named) and is retrained, continuing its checkpoint when only the epoch count grew. The claims and
+figures read the committed results through `collect` and never train at the full budget.
 
 Budgets (Table 3: Adam η = 1e-3, ρ1 = 0.9, ρ2 = 0.99, δ = 1e-8, 2000 epochs, batch 512):
-- full: batch 512, all 40 k values, seeds 0, 1, 2; 1000 epochs (half the paper's 2000) for the
-  ResNet and the SympNet and 150 epochs for the two transformers: 2000 epochs cost ~0.5 min
-  (ResNet), 1.5 min (SympNet) and ~12 min (each transformer) per seed on one free CPU core, and
-  the budget must fit a few minutes per claim on a shared 2-core machine. The epochs reached are
-  part of every result.
-- long: seed 0 of the transformers continued to 600 epochs (a documented side study).
-- quick: 10 of the 40 k values, a few epochs, one seed: it exercises the pipeline, it cannot
-  decide the claims.
+- full: Table 3 as printed (2000 epochs, batch 512) for all four networks, all 40 k values,
+  seeds 0-4. One epoch costs 0.02 s (ResNet), 0.04 s (SympNet), 0.27 s (transformer) and 0.28 s
+  (SP transformer) on one core of the shared 2-core machine: about 20 min per seed.
+- quick: 10 of the 40 k values, a few epochs, one seed, trained in memory (seconds, used by the
+  tests): it exercises the pipeline, it cannot decide the claims.
+
+Validation loss: the one-step loss on the k = 3.5 trajectory on [0, 100], which is not a training
+trajectory (the nearest training value is 136/39, `sp_transformer:k-3.5-training-set`).
 """
 from __future__ import annotations
 
 import argparse
 import functools
-from dataclasses import asdict, dataclass
+import json
+import math
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 import torch
 from tqdm import tqdm
 
-from particles import oscillator
-from particles.sp_networks import NETWORKS, Table3, build, optimizers
+from particles import geometry, oscillator
+from particles.sp_networks import NETWORKS, Table2, Table3, build, optimizers
 from particles.threads import torch_threads
-from theory.io import atomic_write
+from theory import symplectic
+from theory.io import atomic_write, atomic_write_text
 
-RUNS = Path(__file__).resolve().parents[1] / "runs" / "sp_transformer"  # gitignored
-T_ROLLOUT = 600.0                  # fig. 7(d): the long horizon
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "results" / "sp_transformer"   # tracked: one JSON per finished full-budget run
+RUNS = ROOT / "runs" / "sp_transformer"         # git-ignored: checkpoints, non-committed results
+SCHEMA = 1                                      # version of the result JSON
+T_ROLLOUT = 600.0                               # fig. 7(d): the long horizon
+BLOWUP_GUARD = 1e6                              # a rollout stops once max‖ẑ‖∞ exceeds this
+CONVERGED_TAIL, CONVERGED_DROP = 0.10, 0.02     # the convergence criterion (see `convergence`)
+COMMAND = "python -m particles.sp_train"
 
 
 @dataclass(frozen=True)
@@ -50,22 +69,26 @@ class Budget:
     k_stride: int                  # train on K_TRAIN[::k_stride]
     batch_size: int = Table3.batch_size
     t_rollout: float = T_ROLLOUT
-    checkpoint_every: int = 25
+    structure_windows: int = 40    # windows of the SP transformer's rollout for its Jacobians
+    checkpoint_every: int = 25     # 0: train in memory, write nothing
+    committed: bool = False        # results live in the tracked RESULTS folder
 
     def table3(self, network: str) -> Table3:
         return Table3(n_epochs=self.epochs[network], batch_size=self.batch_size)
 
 
 BUDGETS = {
-    "full": Budget("full", {"resnet": 1000, "sympnet": 1000, "transformer": 150,
-                            "sp_transformer": 150}, seeds=(0, 1, 2), k_stride=1),
-    # a longer run of the transformers (seed 0 only) continuing the full-budget checkpoints, to
-    # see whether the SP transformer's fit is limited by the 150 epochs (docs, not the ledger)
-    "long": Budget("long", {"resnet": 1000, "sympnet": 1000, "transformer": 600,
-                            "sp_transformer": 600}, seeds=(0,), k_stride=1),
+    "full": Budget("full", {n: Table3.n_epochs for n in NETWORKS}, seeds=(0, 1, 2, 3, 4),
+                   k_stride=1, committed=True),
     "quick": Budget("quick", {"resnet": 3, "sympnet": 3, "transformer": 2, "sp_transformer": 2},
-                    seeds=(0,), k_stride=4, t_rollout=100.0, checkpoint_every=0),
+                    seeds=(0,), k_stride=4, t_rollout=100.0, structure_windows=12,
+                    checkpoint_every=0),
 }
+
+
+class ResultError(ValueError):
+    """A result or checkpoint that cannot be used (corrupt, written with other settings) or a run
+    that diverged; the message is one line naming the file and the command that rebuilds it."""
 
 
 def get_budget(budget: str | Budget) -> Budget:
@@ -76,6 +99,24 @@ def get_budget(budget: str | Budget) -> Budget:
     return BUDGETS[budget]
 
 
+def _check_run(network: str, seed: int) -> None:
+    if network not in NETWORKS:
+        raise ValueError(f"network must be one of {sorted(NETWORKS)}, got {network!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+
+
+def stem(network: str, seed: int) -> str:
+    return f"{network}-seed{seed}"
+
+
+def rebuild_command(network: str, seed: int, recompute: bool = False) -> str:
+    return f"{COMMAND} --networks {network} --seeds {seed}" + (" --recompute" if recompute else "")
+
+
+# ------------------------------------------------------------------ data
+
+
 @functools.lru_cache(maxsize=4)
 def data(k_stride: int) -> oscillator.OscillatorData:
     """The §5 training set on every `k_stride`-th of the 40 k values (memoized per process)."""
@@ -83,9 +124,47 @@ def data(k_stride: int) -> oscillator.OscillatorData:
 
 
 @functools.lru_cache(maxsize=2)
+def validation_pairs(seq_len: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """One-step windows of the k = 3.5 trajectory on [0, 100]: a held-out parameter value."""
+    return oscillator.training_data([oscillator.K_TEST]).training_pairs(seq_len)
+
+
+@functools.lru_cache(maxsize=2)
 def reference(t_end: float = T_ROLLOUT) -> np.ndarray:
     """Implicit-midpoint trajectory of the test case k = 3.5 on [0, t_end] (the blue line of fig. 7)."""
     return oscillator.trajectory(oscillator.K_TEST, t_end)
+
+
+def run_config(network: str, seed: int, budget: str | Budget) -> dict:
+    """Everything a result depends on besides the code: what a claim asks of a committed run."""
+    b = get_budget(budget)
+    _check_run(network, seed)
+    return {"schema": SCHEMA, "network": network, "seed": seed, "budget": b.name,
+            "table2": asdict(Table2()), "table3": asdict(b.table3(network)),
+            "data": {"k_train": f"numpy.linspace(0, 4, 40)[::{b.k_stride}]",
+                     "n_k": len(oscillator.K_TRAIN[::b.k_stride]), "h": oscillator.H_STEP,
+                     "t_end": oscillator.T_END, "newton_tol": oscillator.NEWTON_TOL},
+            "loss": "mean squared one-step error", "validation": {"k": oscillator.K_TEST,
+                                                                  "t_end": oscillator.T_END},
+            "rollout": {"k": oscillator.K_TEST, "warmup": oscillator.WARMUP,
+                        "t_end": b.t_rollout, "blowup_guard": BLOWUP_GUARD},
+            "structure_windows": b.structure_windows if network == "sp_transformer" else 0}
+
+
+def config_diff(a: dict, b: dict, prefix: str = "") -> list[str]:
+    """Dotted names of the fields where two configurations differ, with both values."""
+    out = []
+    for k in sorted(set(a) | set(b)):
+        name = f"{prefix}{k}"
+        va, vb = a.get(k, "<absent>"), b.get(k, "<absent>")
+        if isinstance(va, dict) and isinstance(vb, dict):
+            out += config_diff(va, vb, f"{name}.")
+        elif va != vb:
+            out.append(f"{name}: {va!r} -> {vb!r}")
+    return out
+
+
+# ------------------------------------------------------------------ training
 
 
 def loss_fn(model, Z: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
@@ -99,7 +178,7 @@ def _epoch_order(seed: int, epoch: int, n: int) -> torch.Tensor:
 
 
 @torch.no_grad()
-def rollout(model, warmup: np.ndarray, n_steps: int, blowup: float = 1e6) -> np.ndarray:
+def rollout(model, warmup: np.ndarray, n_steps: int, blowup: float = BLOWUP_GUARD) -> np.ndarray:
     """Feed the network its own predictions: states (len(warmup) + n_steps, 2d).
 
     The window is the last `model.seq_len` states. Once a state exceeds `blowup` in max-norm (or is
@@ -120,46 +199,83 @@ def rollout(model, warmup: np.ndarray, n_steps: int, blowup: float = 1e6) -> np.
     return out
 
 
-def train(network: str, seed: int, budget: str | Budget = "quick", *, fresh: bool = False,
-          progress: bool = False) -> dict:
-    """Train `network` with `seed` at `budget`; returns the result record (see `_record`).
-
-    Full budget: resumes from / writes `runs/sp_transformer/<budget>/<network>-seed<seed>.pt`.
-    """
-    with torch_threads(1):
-        return _train(network, seed, budget, fresh, progress)
+def _git(*args: str) -> str:
+    try:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=20, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
 
 
-def _train(network: str, seed: int, budget: str | Budget, fresh: bool, progress: bool) -> dict:
+# the code a trained network depends on (its uncommitted changes are recorded with each session)
+CODE = ("particles/sp_train.py", "particles/sp_networks.py", "particles/oscillator.py",
+        "particles/sympnet.py", "particles/geometry.py", "particles/threads.py", "theory")
+
+
+def _session() -> dict:
+    """The code a training session runs: HEAD and the uncommitted changes of `CODE`."""
+    modified = _git("status", "--porcelain", "--", *CODE)
+    return {"commit": _git("rev-parse", "HEAD"),
+            "modified": sorted(line.split(maxsplit=1)[1] for line in modified.splitlines())
+            if modified != "unknown" else "unknown"}
+
+
+def train(network: str, seed: int, budget: str | Budget = "quick", *, recompute: bool = False,
+          progress: bool = False, cache: Path | None = None) -> dict:
+    """Train `network` with `seed` at `budget` (one torch thread) and return its result (the JSON
+    content, see `_result`). With checkpoints (`budget.checkpoint_every` > 0) the run resumes from
+    / writes `<cache>/<network>-seed<seed>.pt` (default cache `runs/sp_transformer/<budget>/`);
+    `recompute` starts from scratch."""
     b = get_budget(budget)
-    if network not in NETWORKS:
-        raise ValueError(f"network must be one of {sorted(NETWORKS)}, got {network!r}")
+    _check_run(network, seed)
+    with torch_threads(1):
+        return _train(network, seed, b, recompute, progress, cache)
+
+
+def _load_checkpoint(path: Path, network: str, seed: int, settings: Table3) -> dict:
+    try:
+        state = torch.load(path, weights_only=False)
+        if not isinstance(state, dict) or not {"epoch", "losses", "val_losses", "model",
+                                               "optimizers", "settings"} <= set(state):
+            raise ValueError("missing fields")
+    except Exception as exc:  # a truncated or foreign file: any unpickling error
+        raise ResultError(f"{path}: unreadable checkpoint ({type(exc).__name__}); retrain with "
+                          f"`{rebuild_command(network, seed, recompute=True)}`") from None
+    # a checkpoint may be extended to more epochs (same shuffles, same optimizer state), but not
+    # continued under other optimizer settings or cut back
+    asked = asdict(settings)
+    differ = config_diff({**state["settings"], "n_epochs": settings.n_epochs}, asked)
+    if differ or state["epoch"] > settings.n_epochs:
+        differ = differ or [f"epoch {state['epoch']} > n_epochs {settings.n_epochs}"]
+        raise ResultError(f"{path}: checkpoint written with other settings ({'; '.join(differ)}); "
+                          f"retrain with `{rebuild_command(network, seed, recompute=True)}`")
+    return state
+
+
+def _train(network: str, seed: int, b: Budget, recompute: bool, progress: bool,
+           cache: Path | None) -> dict:
     settings = b.table3(network)
-    path = RUNS / b.name / f"{network}-seed{seed}.pt"
+    path = (Path(cache) if cache else RUNS / b.name) / f"{stem(network, seed)}.pt" \
+        if b.checkpoint_every else None
     model = build(network, seed=seed)
     opts = optimizers(model, settings)
-    state = {"epoch": 0, "losses": []}
-    if b.checkpoint_every and path.exists() and not fresh:
-        state = torch.load(path, weights_only=False)
-        # a checkpoint may be extended to more epochs (same shuffles, same optimizer state), but
-        # not continued under other optimizer settings or cut back
-        same = {**state["settings"], "n_epochs": settings.n_epochs} == asdict(settings)
-        if not same or state["epoch"] > settings.n_epochs:
-            raise ValueError(f"checkpoint {path} was written with other settings {state['settings']}"
-                             f" (epoch {state['epoch']}); rerun with --fresh")
-        if state["epoch"] < settings.n_epochs:
-            state.pop("rollout", None)
+    state = {"epoch": 0, "losses": [], "val_losses": [], "wall_clock_s": 0.0, "sessions": []}
+    if path is not None and path.exists() and not recompute:
+        state = _load_checkpoint(path, network, seed, settings)
         model.load_state_dict(state["model"])
         for opt, s in zip(opts, state["optimizers"]):
             opt.load_state_dict(s)
-        if state["epoch"] == settings.n_epochs and "rollout" in state:
-            return _record(network, seed, b, state)
+    if state["epoch"] < settings.n_epochs:
+        state["sessions"].append({**_session(), "from_epoch": state["epoch"]})
     Z, target = data(b.k_stride).training_pairs(model.seq_len)
+    Z_val, target_val = validation_pairs(model.seq_len)
     epochs = range(state["epoch"], settings.n_epochs)
     if progress:
         epochs = tqdm(epochs, desc=f"{network} seed {seed}", unit="epoch", leave=False,
                       initial=state["epoch"], total=settings.n_epochs)
     for epoch in epochs:
+        start = time.perf_counter()
+        model.train()
         order, total = _epoch_order(seed, epoch, Z.shape[0]), 0.0
         for batch in order.split(settings.batch_size):
             for opt in opts:
@@ -169,16 +285,20 @@ def _train(network: str, seed: int, budget: str | Budget, fresh: bool, progress:
             for opt in opts:
                 opt.step()
             total += loss.item() * batch.numel()
+        if not math.isfinite(total):
+            kept = f"last good checkpoint kept: {path}" if path else "nothing written"
+            raise ResultError(f"{network} seed {seed}: training loss {total} at epoch {epoch + 1} "
+                              f"(learning rate η = {settings.eta} too large for this network?); {kept}")
+        with torch.no_grad():
+            state["val_losses"].append(loss_fn(model, Z_val, target_val).item())
         state["losses"].append(total / Z.shape[0])
         state["epoch"] = epoch + 1
-        if b.checkpoint_every and (state["epoch"] % b.checkpoint_every == 0):
+        state["wall_clock_s"] += time.perf_counter() - start
+        if path is not None and (state["epoch"] % b.checkpoint_every == 0
+                                 or state["epoch"] == settings.n_epochs):
             _save(path, model, opts, settings, state)
-    ref = reference(b.t_rollout)
-    state["rollout"] = rollout(model, ref[: oscillator.WARMUP], ref.shape[0] - oscillator.WARMUP)
-    state["model"] = model.state_dict()
-    if b.checkpoint_every:
-        _save(path, model, opts, settings, state)
-    return _record(network, seed, b, state)
+    model.eval()
+    return _result(network, seed, b, model, state)
 
 
 def _save(path: Path, model, opts, settings: Table3, state: dict) -> None:
@@ -187,33 +307,174 @@ def _save(path: Path, model, opts, settings: Table3, state: dict) -> None:
     atomic_write(path, lambda tmp: torch.save(state, tmp))
 
 
-def _record(network: str, seed: int, b: Budget, state: dict) -> dict:
-    """What the claims and figures use: the trained model, its losses and its k = 3.5 rollout."""
-    model = build(network, seed=seed)
-    model.load_state_dict(state["model"])
-    model.eval()
-    return {"network": network, "seed": seed, "budget": b.name, "epochs": state["epoch"],
-            "batch_size": b.batch_size, "losses": list(state["losses"]),
-            "rollout": np.asarray(state["rollout"]), "model": model}
+def _round(x, digits: int) -> list | float | None:
+    """Floats to `digits` significant digits (NaN and inf become None: JSON has no NaN)."""
+    if isinstance(x, (list, tuple, np.ndarray)):
+        return [_round(v, digits) for v in x]
+    x = float(x)
+    return float(f"{x:.{digits}g}") if math.isfinite(x) else None
 
 
-_MEMO: dict = {}  # (budget, network, seed) -> record, so claims and figures share one training
+def _result(network: str, seed: int, b: Budget, model, state: dict) -> dict:
+    """The JSON of a finished run: config, provenance, loss curves, the k = 3.5 rollout (every step,
+    8 significant digits: ~90 kB) and the diagnostics that need the weights (output bound of the
+    ResNet, Jacobians of the SP transformer)."""
+    ref = reference(b.t_rollout)
+    traj = rollout(model, ref[: oscillator.WARMUP], ref.shape[0] - oscillator.WARMUP)
+    out = {"config": run_config(network, seed, b), "epochs": state["epoch"],
+           "train_loss": _round(state["losses"], 7), "val_loss": _round(state["val_losses"], 7),
+           "final": {"train_loss": state["losses"][-1], "val_loss": state["val_losses"][-1]},
+           "rollout": {"h": oscillator.H_STEP, "states": _round(traj, 8)},
+           "provenance": {"commit": _git("rev-parse", "HEAD"), "sessions": state["sessions"],
+                          "torch": torch.__version__, "numpy": np.__version__,
+                          "python": platform.python_version(), "platform": platform.platform(),
+                          "device": "cpu", "threads": torch.get_num_threads(),
+                          "wall_clock_s": round(state["wall_clock_s"], 1),
+                          "seconds_per_epoch": round(state["wall_clock_s"] / max(1, state["epoch"]), 4)}}
+    if network == "resnet":
+        out["output_bound"] = model.output_bound().tolist()
+    if network == "sp_transformer":
+        out["structure"] = {k: _round(v, 10) for k, v in
+                            structure(model, traj, b.structure_windows).items()}
+    return out
 
 
-def experiment(budget: str | Budget = "quick", networks=tuple(NETWORKS), seeds=None, *,
-               fresh: bool = False, progress: bool = False) -> dict:
-    """{network: [record per seed]} at the budget; each (network, seed) is trained once per process."""
+# ------------------------------------------------------------------ results on disk
+
+
+def default_out(budget: str | Budget) -> Path:
+    """Where a budget's results go: the tracked folder for the committed budget, runs/ otherwise."""
+    b = get_budget(budget)
+    return RESULTS if b.committed else RUNS / b.name / "results"
+
+
+def write_result(path: Path, result: dict) -> Path:
+    """One top-level key per line, values compact: small, diffable, valid JSON (atomic)."""
+    lines = [f"{json.dumps(k)}: {json.dumps(result[k], sort_keys=True, separators=(',', ':'), allow_nan=False)}"
+             for k in sorted(result)]
+    return atomic_write_text(path, "{\n" + ",\n".join(lines) + "\n}\n")
+
+
+def read_result(path: Path) -> dict:
+    """A result JSON, validated: a truncated or inconsistent file is a `ResultError` naming it."""
+    path = Path(path)
+    network, _, seed = path.stem.rpartition("-seed")
+    fix = (f"restore it (`git checkout -- {path}`) or rebuild it with "
+           f"`{rebuild_command(network or 'NETWORK', int(seed) if seed.isdigit() else 0, True)}`")
+    try:
+        r = json.loads(path.read_text(encoding="utf-8"))
+        cfg, n = r["config"], r["epochs"]
+        assert cfg["schema"] == SCHEMA, f"schema {cfg['schema']} != {SCHEMA}"
+        assert len(r["train_loss"]) == len(r["val_loss"]) == n, "loss curves shorter than epochs"
+        n_states = round(cfg["rollout"]["t_end"] / r["rollout"]["h"]) + 1
+        assert len(r["rollout"]["states"]) == n_states, "rollout has the wrong length"
+        assert cfg["network"] != "resnet" or "output_bound" in r, "no output_bound"
+        assert cfg["network"] != "sp_transformer" or "structure" in r, "no structure"
+    except (OSError, ValueError, KeyError, TypeError, AssertionError) as exc:
+        raise ResultError(f"{path}: unusable result ({type(exc).__name__}: {exc}); {fix}") from None
+    return r
+
+
+def record(result: dict, path: Path | None = None) -> dict:
+    """A result as the claims and figures use it: numpy arrays, NaN where the rollout blew up."""
+    cfg = result["config"]
+    nan = lambda v: np.nan if v is None else v  # noqa: E731
+    return {"network": cfg["network"], "seed": cfg["seed"], "epochs": result["epochs"],
+            "batch_size": cfg["table3"]["batch_size"], "path": path,
+            "losses": np.array([nan(v) for v in result["train_loss"]], dtype=np.float64),
+            "val_losses": np.array([nan(v) for v in result["val_loss"]], dtype=np.float64),
+            "rollout": np.array([[nan(v) for v in row] for row in result["rollout"]["states"]],
+                                dtype=np.float64),
+            "output_bound": result.get("output_bound"), "structure": result.get("structure"),
+            "provenance": result["provenance"]}
+
+
+@dataclass
+class Collected:
+    """The runs a claim asked for: usable records per network, and what is missing, stale, corrupt."""
+
+    budget: str
+    records: dict = field(default_factory=dict)        # network -> [record per seed, seed order]
+    missing: list = field(default_factory=list)        # run names
+    stale: dict = field(default_factory=dict)          # run name -> differing fields
+    corrupt: dict = field(default_factory=dict)        # run name -> one-line message
+
+    @property
+    def complete(self) -> bool:
+        return not (self.missing or self.stale or self.corrupt)
+
+    def problems(self) -> dict:
+        """What keeps the claim from deciding, and the command that trains what is absent."""
+        bad = sorted({*self.missing, *self.stale, *self.corrupt})
+        nets = sorted({b.rpartition("-seed")[0] for b in bad})
+        seeds = sorted({int(b.rpartition("-seed")[2]) for b in bad})
+        return {"missing": self.missing, "stale": self.stale, "corrupt": self.corrupt,
+                "to_train": f"{COMMAND} --networks {' '.join(nets)} --seeds "
+                            f"{' '.join(map(str, seeds))}" if bad else None}
+
+
+_MEMO: dict = {}  # (budget, network, seed) -> result of an in-memory (non-checkpointed) run
+
+
+def collect(budget: str | Budget = "full", networks=tuple(NETWORKS), seeds=None,
+            out: Path | None = None) -> Collected:
+    """The budget's runs. A committed budget reads the results under `out` (never trains); a
+    budget without checkpoints (quick) trains in memory, once per process."""
     b = get_budget(budget)
     seeds = b.seeds if seeds is None else tuple(seeds)
-    jobs = [(n, s) for n in networks for s in seeds]
-    it = tqdm(jobs, desc=f"sp_train ({b.name})", unit="run") if progress else jobs
-    out: dict = {n: [] for n in networks}
-    for n, s in it:
-        key = (repr(b), n, s)
-        if fresh or key not in _MEMO:
-            _MEMO[key] = train(n, s, b, fresh=fresh, progress=progress)
-        out[n].append(_MEMO[key])
-    return out
+    got = Collected(b.name, {n: [] for n in networks})
+    for n in networks:
+        for s in seeds:
+            if not b.checkpoint_every:
+                key = (repr(b), n, s)
+                if key not in _MEMO:
+                    _MEMO[key] = train(n, s, b)
+                got.records[n].append(record(_MEMO[key]))
+                continue
+            path = Path(out or default_out(b)) / f"{stem(n, s)}.json"
+            if not path.exists():
+                got.missing.append(stem(n, s))
+                continue
+            try:
+                r = read_result(path)
+            except ResultError as exc:
+                got.corrupt[stem(n, s)] = str(exc)
+                continue
+            differ = config_diff(r["config"], run_config(n, s, b))
+            if differ:
+                got.stale[stem(n, s)] = differ
+            else:
+                got.records[n].append(record(r, path))
+    return got
+
+
+def fill(budget: str | Budget = "full", networks=tuple(NETWORKS), seeds=None, *,
+         recompute: bool = False, out: Path | None = None, cache: Path | None = None,
+         progress: bool = False, log=print) -> Collected:
+    """Train what `collect` lacks (missing, stale, corrupt runs; everything with `recompute`) and
+    write each result as it finishes; finished runs are reported, not retrained. The recompute
+    path of the figures and the ledger (`fill("full", recompute=True)`)."""
+    b = get_budget(budget)
+    seeds = b.seeds if seeds is None else tuple(seeds)
+    out = Path(out or default_out(b))
+    for n in networks:
+        for s in seeds:
+            have = collect(b, (n,), (s,), out)
+            name = stem(n, s)
+            if have.complete and not recompute:
+                rec = have.records[n][0]
+                log(f"{name}: finished ({rec['epochs']} epochs, loss {rec['losses'][-1]:.3e}), "
+                    f"{rec['path']}; --recompute retrains it")
+                continue
+            why = ("--recompute" if recompute else "missing" if name in have.missing else
+                   f"stale ({'; '.join(have.stale[name])})" if name in have.stale else
+                   have.corrupt.get(name, ""))
+            log(f"{name}: training ({why})")
+            result = train(n, s, b, recompute=recompute, progress=progress, cache=cache)
+            write_result(out / f"{name}.json", result)
+            log(f"{name}: wrote {out / f'{name}.json'} ({result['epochs']} epochs, "
+                f"{result['provenance']['wall_clock_s']:.0f} s)")
+    return collect(b, networks, seeds, out)
 
 
 # ------------------------------------------------------------------ rollout diagnostics
@@ -230,6 +491,16 @@ def blowup_time(traj: np.ndarray, ref: np.ndarray, factor: float = 10.0,
     bound = factor * np.max(np.abs(ref))
     bad = ~np.all(np.isfinite(traj) & (np.abs(traj) <= bound), axis=-1)
     return float(h * np.argmax(bad)) if bad.any() else float("inf")
+
+
+def peak_ratio(traj: np.ndarray, ref: np.ndarray, t0: float, t1: float, factor: float,
+               h: float = oscillator.H_STEP) -> float:
+    """max‖ẑ(t)‖∞ over t ∈ (t0, t1] in units of the box `factor` · max‖ref‖_∞ (> 1: the rollout left
+    the box); a non-finite state (blown past the rollout guard) counts as the guard itself."""
+    t = times(len(traj), h)
+    sel = (t > t0 + 1e-9) & (t <= t1 + 1e-9)
+    z = np.where(np.isfinite(traj[sel]), np.abs(traj[sel]), BLOWUP_GUARD)
+    return float(z.max() / (factor * np.max(np.abs(ref))))
 
 
 def q1_error(traj: np.ndarray, ref: np.ndarray, t0: float, t1: float,
@@ -259,21 +530,129 @@ def energy_drift(traj: np.ndarray, k: float = oscillator.K_TEST, t0: float = 2.0
             "energy_first": first, "energy_last": last}
 
 
+def convergence(losses, tail: float = CONVERGED_TAIL, drop: float = CONVERGED_DROP) -> dict:
+    """The convergence criterion: the last `tail` of the epochs lowers the training loss by less than
+    `drop` (relative). Adam's per-epoch loss is noisy, so the loss "at" an epoch e is the mean over
+    the `tail`/2 epochs ending at e: relative_drop = (L̄(n − tail·n) − L̄(n)) / L̄(n − tail·n)."""
+    losses = np.asarray(losses, dtype=np.float64)
+    n = len(losses)
+    w, m = max(1, round(tail * n / 2)), max(1, round(tail * n))
+    if n < 2 * m or not np.all(np.isfinite(losses)):
+        return {"relative_drop": float("nan"), "converged": False, "window": w, "epochs": n}
+    before, end = losses[n - m - w:n - m].mean(), losses[n - w:].mean()
+    rel = float((before - end) / before)
+    return {"relative_drop": rel, "converged": bool(rel < drop), "window": w, "epochs": n}
+
+
+# ------------------------------------------------------------------ structure along a rollout
+
+
+def rollout_windows(traj: np.ndarray, seq_len: int, n_windows: int) -> torch.Tensor:
+    """Up to `n_windows` evenly spaced windows (B, 4, seq_len) along a rollout's finite part."""
+    finite = np.all(np.isfinite(traj), axis=-1)
+    n = int(np.argmin(finite)) if not finite.all() else len(traj)
+    starts = np.unique(np.linspace(0, n - seq_len, n_windows).astype(int))
+    return torch.as_tensor(np.stack([traj[s:s + seq_len].T for s in starts]), dtype=torch.float64)
+
+
+def structure(model, traj: np.ndarray, n_windows: int) -> dict[str, list[float]]:
+    """Volume and symplecticity of the SP transformer's layer stack (end of seed 001 §4) at windows
+    of its rollout `traj`, per window: log|det D| and ‖DᵀJD − J‖_F/‖J‖_F of the core R^{2N×T} →
+    R^{2N×T} (Z_vec order of eq. (18), so J = J_{2NT} of eq. (23)), and the chain-rule split of
+    log|det| between the Cayley attention and the SympNet feed-forward layers (with the largest
+    symplectic defect of a feed-forward layer at one token)."""
+    with torch.no_grad():
+        X = model.up(rollout_windows(traj, model.seq_len, n_windows).transpose(1, 2)).transpose(1, 2)
+    D = geometry.jacobian(model.core, X, event_dims=2).detach().numpy()
+    att_ld, ff_ld, ff_def = np.zeros(len(X)), np.zeros(len(X)), np.zeros(len(X))
+    Y = X
+    for attention, feedforward in zip(model.attention, model.feedforward):
+        att_ld += symplectic.log_volume(geometry.jacobian(attention, Y, event_dims=2).detach().numpy())
+        with torch.no_grad():
+            Y = attention(Y)
+        tokens = Y.transpose(1, 2).reshape(-1, Y.shape[1])
+        Dff = geometry.jacobian(feedforward, tokens).detach().numpy()
+        ff_ld += symplectic.log_volume(Dff).reshape(len(X), -1).sum(-1)
+        ff_def = np.maximum(ff_def, symplectic.symplectic_defect(Dff).reshape(len(X), -1).max(-1))
+        with torch.no_grad():
+            Y = feedforward(Y.transpose(1, 2)).transpose(1, 2)
+    return {"core_log_det": symplectic.log_volume(D).tolist(),
+            "core_relative_defect": (symplectic.symplectic_defect(D) / np.sqrt(D.shape[-1])).tolist(),
+            "attention_log_det": att_ld.tolist(), "feedforward_log_det": ff_ld.tolist(),
+            "feedforward_defect": ff_def.tolist()}
+
+
+# ------------------------------------------------------------------ command line
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad input is one line naming the parameter and what it accepts, exit status 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _seed(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
+    return int(text)
+
+
+def _writable(parser: _Parser, option: str, path: Path) -> None:
+    """`path` is (or can be made) a writable folder: checked before any training starts."""
+    probe = path
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        parser.error(f"argument {option}: {path} is not a writable folder")
+
+
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m particles.sp_train", description=__doc__.splitlines()[0])
+    p = _Parser(prog=COMMAND, description=__doc__.splitlines()[0])
     p.add_argument("--budget", choices=sorted(BUDGETS), default="full")
-    p.add_argument("--networks", nargs="+", choices=sorted(NETWORKS), default=list(NETWORKS))
-    p.add_argument("--seeds", nargs="+", type=int, default=None)
-    p.add_argument("--fresh", action="store_true", help="ignore existing checkpoints")
+    p.add_argument("--networks", nargs="+", choices=sorted(NETWORKS), default=list(NETWORKS),
+                   metavar="NETWORK", help=f"any of {', '.join(sorted(NETWORKS))} (default all)")
+    p.add_argument("--seeds", nargs="+", type=_seed, default=None, metavar="SEED",
+                   help="non-negative integers (default: the budget's seeds)")
+    p.add_argument("--status", action="store_true", help="report finished/missing/stale runs, train nothing")
+    p.add_argument("--recompute", action="store_true", help="retrain finished runs from scratch")
+    p.add_argument("--out", type=Path, default=None,
+                   help="results folder (default results/sp_transformer for full, runs/... otherwise)")
+    p.add_argument("--cache", type=Path, default=None,
+                   help="checkpoint folder (default runs/sp_transformer/<budget>)")
     args = p.parse_args(argv)
-    res = experiment(args.budget, tuple(args.networks), args.seeds, fresh=args.fresh, progress=True)
-    ref = reference(get_budget(args.budget).t_rollout)
-    for n, recs in res.items():
+    b = get_budget(args.budget)
+    if not b.checkpoint_every and (args.out or args.cache):
+        p.error(f"argument --out/--cache: budget {b.name!r} trains in memory and writes nothing")
+    out = args.out or default_out(b)
+    for option, path in (("--out", out), ("--cache", args.cache or RUNS / b.name)):
+        _writable(p, option, path)
+    seeds = b.seeds if args.seeds is None else tuple(dict.fromkeys(args.seeds))
+    try:
+        if args.status or not b.checkpoint_every:
+            got = collect(b, tuple(args.networks), seeds, out)
+        else:
+            got = fill(b, tuple(args.networks), seeds, recompute=args.recompute, out=out,
+                       cache=args.cache, progress=True)
+    except ResultError as exc:
+        print(f"{COMMAND}: error: {exc}", file=sys.stderr)
+        return 1
+    ref = reference(b.t_rollout)
+    for n, recs in got.records.items():
         for r in recs:
+            conv = convergence(r["losses"])
             print(f"{n:15s} seed {r['seed']}  epochs {r['epochs']:5d}  loss {r['losses'][-1]:.3e}  "
+                  f"val {r['val_losses'][-1]:.3e}  last-10% drop {conv['relative_drop']:+.3f}"
+                  f"{'' if conv['converged'] else ' (not converged)'}  "
                   f"blow-up t {blowup_time(r['rollout'], ref):7.1f}  "
-                  f"q1 err [0,20] {q1_error(r['rollout'], ref, 2.0, 20.0):.3f}  "
+                  f"q1 err (2,20] {q1_error(r['rollout'], ref, 2.0, 20.0):.3f}  "
                   f"energy change {energy_drift(r['rollout'])['relative_change']:+.3f}")
+    if not got.complete:
+        problems = got.problems()
+        for kind in ("missing", "stale", "corrupt"):
+            if problems[kind]:
+                print(f"{kind}: {problems[kind]}")
+        print(f"to train them: {problems['to_train']}")
     return 0
 
 
