@@ -52,10 +52,12 @@ from theory.io import atomic_write, atomic_write_text
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results" / "sp_transformer"   # tracked: one JSON per finished full-budget run
 RUNS = ROOT / "runs" / "sp_transformer"         # git-ignored: checkpoints, non-committed results
-SCHEMA = 1                                      # version of the result JSON
+SCHEMA = 2                                      # version of the result JSON
 T_ROLLOUT = 600.0                               # fig. 7(d): the long horizon
 BLOWUP_GUARD = 1e6                              # a rollout stops once max‖ẑ‖∞ exceeds this
 CONVERGED_TAIL, CONVERGED_DROP = 0.10, 0.02     # the convergence criterion (see `convergence`)
+MILESTONES = 10                                 # rollout diagnostics at every tenth of the epochs
+HORIZONS = ((2.0, 10.0), (2.0, 18.0), (2.0, 20.0))  # fig. 7's fit windows (a)-(c)
 COMMAND = "python -m particles.sp_train"
 
 
@@ -235,7 +237,7 @@ def train(network: str, seed: int, budget: str | Budget = "quick", *, recompute:
 def _load_checkpoint(path: Path, network: str, seed: int, settings: Table3) -> dict:
     try:
         state = torch.load(path, weights_only=False)
-        if not isinstance(state, dict) or not {"epoch", "losses", "val_losses", "model",
+        if not isinstance(state, dict) or not {"epoch", "losses", "val_losses", "model", "milestones",
                                                "optimizers", "settings"} <= set(state):
             raise ValueError("missing fields")
     except Exception as exc:  # a truncated or foreign file: any unpickling error
@@ -259,7 +261,8 @@ def _train(network: str, seed: int, b: Budget, recompute: bool, progress: bool,
         if b.checkpoint_every else None
     model = build(network, seed=seed)
     opts = optimizers(model, settings)
-    state = {"epoch": 0, "losses": [], "val_losses": [], "wall_clock_s": 0.0, "sessions": []}
+    state = {"epoch": 0, "losses": [], "val_losses": [], "wall_clock_s": 0.0, "sessions": [],
+             "milestones": []}
     if path is not None and path.exists() and not recompute:
         state = _load_checkpoint(path, network, seed, settings)
         model.load_state_dict(state["model"])
@@ -294,11 +297,33 @@ def _train(network: str, seed: int, b: Budget, recompute: bool, progress: bool,
         state["losses"].append(total / Z.shape[0])
         state["epoch"] = epoch + 1
         state["wall_clock_s"] += time.perf_counter() - start
+        if state["epoch"] % max(1, settings.n_epochs // MILESTONES) == 0:
+            model.eval()
+            state["milestones"].append(milestone(model, b, state))
         if path is not None and (state["epoch"] % b.checkpoint_every == 0
                                  or state["epoch"] == settings.n_epochs):
             _save(path, model, opts, settings, state)
     model.eval()
     return _result(network, seed, b, model, state)
+
+
+def rollout_summary(traj: np.ndarray, t_end: float) -> dict:
+    """The diagnostics the claims read from a rollout, on fig. 7's windows: relative q1 error and
+    max‖ẑ‖∞ (NaN after a blow-up counts as the guard) per window, the same max over (2, t_end], and
+    the relative energy change (NaN when the rollout is not finite)."""
+    ref = reference(t_end)
+    key = lambda t0, t1: f"{t0:g}-{t1:g}"  # noqa: E731
+    return {"q1_error": {key(*w): q1_error(traj, ref, *w) for w in HORIZONS},
+            "max_abs": {key(*w): max_abs(traj, *w) for w in (*HORIZONS, (2.0, t_end))},
+            "energy_relative_change": energy_drift(traj)["relative_change"]}
+
+
+def milestone(model, b: Budget, state: dict) -> dict:
+    """Losses and rollout diagnostics at the current epoch: do the verdict's numbers still move?"""
+    ref = reference(b.t_rollout)
+    traj = rollout(model, ref[: oscillator.WARMUP], ref.shape[0] - oscillator.WARMUP)
+    return {"epoch": state["epoch"], "train_loss": state["losses"][-1],
+            "val_loss": state["val_losses"][-1], **rollout_summary(traj, b.t_rollout)}
 
 
 def _save(path: Path, model, opts, settings: Table3, state: dict) -> None:
@@ -307,10 +332,15 @@ def _save(path: Path, model, opts, settings: Table3, state: dict) -> None:
     atomic_write(path, lambda tmp: torch.save(state, tmp))
 
 
-def _round(x, digits: int) -> list | float | None:
-    """Floats to `digits` significant digits (NaN and inf become None: JSON has no NaN)."""
+def _round(x, digits: int):
+    """Floats (in lists and dicts) to `digits` significant digits; NaN and inf become None (JSON has
+    no NaN); other values unchanged."""
+    if isinstance(x, dict):
+        return {k: _round(v, digits) for k, v in x.items()}
     if isinstance(x, (list, tuple, np.ndarray)):
         return [_round(v, digits) for v in x]
+    if isinstance(x, (bool, int, str)) or x is None:
+        return x
     x = float(x)
     return float(f"{x:.{digits}g}") if math.isfinite(x) else None
 
@@ -325,6 +355,7 @@ def _result(network: str, seed: int, b: Budget, model, state: dict) -> dict:
            "train_loss": _round(state["losses"], 7), "val_loss": _round(state["val_losses"], 7),
            "final": {"train_loss": state["losses"][-1], "val_loss": state["val_losses"][-1]},
            "rollout": {"h": oscillator.H_STEP, "states": _round(traj, 8)},
+           "milestones": _round(state["milestones"], 7),
            "provenance": {"commit": _git("rev-parse", "HEAD"), "sessions": state["sessions"],
                           "torch": torch.__version__, "numpy": np.__version__,
                           "python": platform.python_version(), "platform": platform.platform(),
@@ -368,6 +399,7 @@ def read_result(path: Path) -> dict:
         assert len(r["train_loss"]) == len(r["val_loss"]) == n, "loss curves shorter than epochs"
         n_states = round(cfg["rollout"]["t_end"] / r["rollout"]["h"]) + 1
         assert len(r["rollout"]["states"]) == n_states, "rollout has the wrong length"
+        assert len(r["milestones"]) == MILESTONES, "milestones missing"
         assert cfg["network"] != "resnet" or "output_bound" in r, "no output_bound"
         assert cfg["network"] != "sp_transformer" or "structure" in r, "no structure"
     except (OSError, ValueError, KeyError, TypeError, AssertionError) as exc:
@@ -493,14 +525,12 @@ def blowup_time(traj: np.ndarray, ref: np.ndarray, factor: float = 10.0,
     return float(h * np.argmax(bad)) if bad.any() else float("inf")
 
 
-def peak_ratio(traj: np.ndarray, ref: np.ndarray, t0: float, t1: float, factor: float,
-               h: float = oscillator.H_STEP) -> float:
-    """max‖ẑ(t)‖∞ over t ∈ (t0, t1] in units of the box `factor` · max‖ref‖_∞ (> 1: the rollout left
-    the box); a non-finite state (blown past the rollout guard) counts as the guard itself."""
+def max_abs(traj: np.ndarray, t0: float, t1: float, h: float = oscillator.H_STEP) -> float:
+    """max‖ẑ(t)‖∞ over t ∈ (t0, t1]; a non-finite state (blown past the rollout's guard) counts as
+    the guard itself."""
     t = times(len(traj), h)
     sel = (t > t0 + 1e-9) & (t <= t1 + 1e-9)
-    z = np.where(np.isfinite(traj[sel]), np.abs(traj[sel]), BLOWUP_GUARD)
-    return float(z.max() / (factor * np.max(np.abs(ref))))
+    return float(np.where(np.isfinite(traj[sel]), np.abs(traj[sel]), BLOWUP_GUARD).max())
 
 
 def q1_error(traj: np.ndarray, ref: np.ndarray, t0: float, t1: float,
