@@ -9,10 +9,11 @@ import importlib
 import pkgutil
 
 from ._ledger import (BUDGETS, ERROR, PAPERS, VERDICTS, Claim, Evidence, Result, claim, jsonable,
-                      register, registry, run, verdict_from)
+                      register, registry, run, settings, verdict_from)
 
 __all__ = ["BUDGETS", "ERROR", "PAPERS", "VERDICTS", "Claim", "Evidence", "Result", "claim",
-           "jsonable", "register", "registry", "run", "verdict_from", "load", "select", "run_all"]
+           "jsonable", "register", "registry", "run", "settings", "verdict_from", "load", "select",
+           "run_all"]
 
 
 def load() -> dict[str, Claim]:

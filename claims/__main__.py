@@ -1,6 +1,9 @@
-"""python -m claims [--json] [--markdown PATH] [--only TAG_OR_ID ...] [--budget quick|full]
+"""python -m claims: run the ledger's checks at a budget and print their verdicts.
 
-Exit status 1 when any verdict differs from the claim's `expect` (errors included)."""
+Exit status 1 when any verdict differs from the claim's `expect` (errors included); 2 for bad
+arguments. Long studies read their committed results (results/) unless --recompute. The committed
+page docs/claims.md is written only by the whole ledger at the full budget
+(`--budget full --markdown docs/claims.md`); quick or --only pages go elsewhere."""
 from __future__ import annotations
 
 import argparse
@@ -9,25 +12,42 @@ from pathlib import Path
 
 from theory.io import atomic_write_text
 
-from . import BUDGETS, run_all, select
+from . import BUDGETS, run_all, select, settings
+from ._cli import Parser, writable
 from ._report import markdown, table, to_json
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m claims", description=__doc__.splitlines()[0])
-    p.add_argument("--json", action="store_true", help="machine-readable output on stdout")
-    p.add_argument("--markdown", metavar="PATH", help="write the ledger page (e.g. docs/claims.md)")
+    p = Parser(prog="python -m claims", description=__doc__.splitlines()[0],
+               formatter_class=argparse.RawDescriptionHelpFormatter,
+               epilog="\n".join(__doc__.splitlines()[2:]))
+    p.add_argument("--list", action="store_true", help="list the claims (id, method, locator) "
+                   "without running them")
+    p.add_argument("--json", action="store_true", help="machine-readable output on stdout "
+                   "(may be combined with --markdown)")
+    p.add_argument("--markdown", metavar="PATH", type=Path,
+                   help="also write the ledger page to PATH (under docs/ only with --budget full "
+                   "and no --only)")
     p.add_argument("--only", nargs="+", metavar="TAG_OR_ID", help="paper tags or claim ids")
     p.add_argument("--budget", choices=BUDGETS, default="quick")
+    p.add_argument("--recompute", action="store_true",
+                   help="recompute long studies instead of reading committed results (slow)")
     args = p.parse_args(argv)
     try:
         claims = select(args.only)
-    except ValueError as exc:
-        p.error(str(exc))
+    except ValueError as exc:  # its message starts with the parameter's name, 'only: ...'
+        p.error(f"--{exc}; claim ids: python -m claims --list")
+    if args.list:
+        print("\n".join(f"{c.id:44s} {c.method:12s} {c.locator}" for c in claims))
+        return 0
+    if args.markdown is not None:
+        writable(p, "--markdown", args.markdown, folder=False,
+                 into_docs=args.budget == "full" and not args.only)
+    settings.recompute = args.recompute
     results = run_all(claims, args.budget, progress=not args.json and sys.stderr.isatty())
     print(to_json(results) if args.json else table(results))
-    if args.markdown:
-        atomic_write_text(Path(args.markdown), markdown(results, args.budget))
+    if args.markdown is not None:
+        atomic_write_text(args.markdown, markdown(results, args.budget))
     return 0 if all(r.as_expected for r in results) else 1
 
 

@@ -3,6 +3,13 @@
 A claim's check computes numbers and derives its verdict from them by an explicit criterion
 (stated in `Evidence.criterion`). `Claim.expect` is the verdict we established once; it pins
 regressions and is never consulted when computing a verdict.
+
+`settings` holds the process-wide switches the command lines set before any check runs
+(`python -m claims --recompute`, `python -m figures --recompute`); a check reads them, never the
+environment. `settings.recompute` is False by default: a long study (training sweeps, the
+oscillator experiment, benchmarks) then reads its committed results under `results/` and never
+retrains; True recomputes it. A check passes the value down as an argument
+(`sweep(..., recompute=settings.recompute)`), since `particles/` never imports `claims/`.
 """
 from __future__ import annotations
 
@@ -15,6 +22,16 @@ VERDICTS = ("holds", "holds-with-correction", "fails", "inconclusive")
 ERROR = "error"
 METHODS = ("symbolic", "property", "convergence", "experiment", "count")
 BUDGETS = ("quick", "full")
+
+
+@dataclass
+class Settings:
+    """Switches set once per process by a command line (see the module docstring)."""
+
+    recompute: bool = False  # recompute long studies instead of reading committed results
+
+
+settings = Settings()
 
 # Paper tags and their seed files (../shared/seeds/README.md).
 PAPERS: dict[str, str] = {

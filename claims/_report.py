@@ -22,13 +22,19 @@ def _fmt(x: Any) -> str:
 
 
 def table(results: Iterable[Result]) -> str:
+    """One row per claim; a claim whose check raised is an `error` row, and its exception is
+    repeated in one line under the table (the traceback is on the markdown page)."""
+    results = list(results)
     rows = [("id", "verdict", "expect", "method", "locator")]
     for r in results:
         flag = "" if r.as_expected else "  <-- differs from expect"
         rows.append((r.claim.id, r.verdict, r.claim.expected(r.budget) + flag, r.claim.method, r.claim.locator))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4]
-                     for row in rows)
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4]
+             for row in rows]
+    lines += ["error in " + r.claim.id + ": " + (r.error or "").partition("\n")[0]
+              for r in results if r.evidence is None]
+    return "\n".join(lines)
 
 
 def to_json(results: Iterable[Result]) -> str:

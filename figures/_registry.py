@@ -10,6 +10,7 @@ import importlib
 import io
 import json
 import pkgutil
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -18,6 +19,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+from tqdm import tqdm  # noqa: E402
 
 import claims  # noqa: E402
 from theory.io import atomic_write, atomic_write_text  # noqa: E402
@@ -64,6 +67,12 @@ class Context:
     name: str = ""
     _results: dict[str, claims.Result] = field(default_factory=dict)
 
+    @property
+    def recompute(self) -> bool:
+        """`--recompute`: recompute long studies and cached results instead of reading them. One
+        switch for figures and claims: `claims.settings.recompute`, set by the command line."""
+        return claims.settings.recompute
+
     def result(self, claim_id: str) -> claims.Result:
         """Run (once per process) the ledger claim `claim_id` at this budget."""
         if claim_id not in self._results:
@@ -75,8 +84,9 @@ class Context:
 
     def evidence(self, claim_id: str) -> claims.Evidence:
         r = self.result(claim_id)
-        if r.evidence is None:
-            raise RuntimeError(f"claim {claim_id} raised while drawing {self.name}: {r.error}")
+        if r.evidence is None:  # its first line, the exception; the traceback is on the ledger page
+            exception = (r.error or "").partition("\n")[0]
+            raise RuntimeError(f"claim {claim_id} raised while drawing {self.name}: {exception}")
         return r.evidence
 
     def path(self, suffix: str) -> Path:
@@ -103,10 +113,41 @@ class Context:
         return atomic_write_text(self.path(".csv"), buf.getvalue())
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
-        """Resume support for long studies: JSON result stored under `.cache/`, reused on rerun."""
+        """Resume support for long intermediate results: `compute()` stored as JSON under
+        `<out>/.cache/` and reused on rerun (recomputed under `--recompute`). The file records the
+        figure, key and budget it was written for; one that does not parse or was written for
+        something else is named in one line on stderr and rebuilt. Written atomically, so an
+        interrupted run leaves the previous file intact."""
         path = self.out / ".cache" / f"{self.name}-{key}-{self.budget}.json"
-        if path.exists():
-            return json.loads(path.read_text())
+        stamp = {"figure": self.name, "key": key, "budget": self.budget}
+        if path.exists() and not self.recompute:
+            record, problem = _read_cache(path, stamp)
+            if problem is None:
+                return record["value"]
+            rerun = " ".join(["python -m figures", *(["--quick"] if self.budget == "quick" else []),
+                              "--only", self.name, "--out", _shown(self.out)])
+            tqdm.write(f"figures: cache {_shown(path)} {problem}; rebuilding it now "
+                       f"(`{rerun}` rebuilds it)", file=sys.stderr)
         value = claims.jsonable(compute())
-        atomic_write_text(path, json.dumps(value, sort_keys=True))
+        atomic_write_text(path, json.dumps({**stamp, "value": value}, sort_keys=True))
         return value
+
+
+def _read_cache(path: Path, stamp: Mapping[str, str]) -> tuple[Any, str | None]:
+    """The record in the cache file `path` and None, or None and why it cannot serve `stamp`."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return None, f"is unreadable ({type(exc).__name__}: {exc})"
+    if not isinstance(record, dict) or set(record) != {*stamp, "value"}:
+        return None, f"is not a cache record (keys {sorted({*stamp, 'value'})})"
+    written = {k: record[k] for k in stamp}
+    if written != dict(stamp):
+        return None, f"is stale (written for {written})"
+    return record, None
+
+
+def _shown(path: Path) -> str:
+    """`path` as the user would type it: relative to the working folder when inside it."""
+    path = Path(path).absolute()
+    return str(path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path)

@@ -59,6 +59,7 @@ def test_raising_check_is_an_error_row_not_dropped():
     d = r.as_dict()
     assert d["verdict"] == "error" and "ZeroDivisionError" in d["evidence"]["error"]
     assert "ERROR" in markdown([r], "quick")
+    assert table([r]).splitlines()[-1] == "error in sp_transformer:test-claim: ZeroDivisionError: bad"
 
 
 def test_check_returning_wrong_type_is_an_error():

@@ -1,0 +1,55 @@
+"""Command-line plumbing shared by `python -m claims` and `python -m figures`.
+
+Bad input is answered before any long work starts, with one line that names the parameter and the
+accepted values, exit status 2 and no traceback (`Parser.error`). Output paths are checked by a
+probe file in the deepest folder that exists, so a rejected command creates nothing.
+
+docs/ holds the committed full-budget figures and ledger page: a quick-budget or partial run may
+not write there (`writable(..., into_docs=False)`). Lives in `claims/` because `figures/` imports
+`claims/` and imports only point down.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+from typing import NoReturn
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line, `PROG: error: MESSAGE (see --help)`, exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see --help)\n")
+
+
+def writable(parser: Parser, param: str, path: Path, *, folder: bool, into_docs: bool) -> Path:
+    """Check that `path` (a folder to write into when `folder`, else a file to write) can be
+    written, creating nothing: an existing path has the right kind, and a probe file can be
+    created (and is removed) in the deepest existing folder on the way to it. Unless `into_docs`,
+    a path under docs/ is refused. Returns `path`; bad input ends the process through
+    `parser.error` (parameter `param` named, exit status 2)."""
+    path = Path(path).expanduser()
+    if not into_docs and path.resolve().is_relative_to(DOCS):
+        parser.error(f"{param}: {path} is under docs/, which only the full-budget run of "
+                     f"everything writes; write quick or partial output elsewhere, e.g. under runs/")
+    if path.exists() and path.is_dir() != folder:
+        parser.error(f"{param}: {path} is a {'file' if folder else 'folder'}; "
+                     f"give a {'folder' if folder else 'file'} path")
+    anchor = path if folder else path.parent
+    while not anchor.exists():
+        anchor = anchor.parent
+    if not anchor.is_dir():
+        parser.error(f"{param}: cannot create {path}: {anchor} is a file")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".probe-", dir=anchor)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        parser.error(f"{param}: cannot write {path} ({exc.strerror or exc} in "
+                     f"{anchor}); choose a writable path")
+    return path
