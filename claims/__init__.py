@@ -8,10 +8,10 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from ._ledger import (BUDGETS, ERROR, PAPERS, VERDICTS, Claim, Evidence, Result, claim, jsonable,
-                      register, registry, run, settings, verdict_from)
+from ._ledger import (BUDGETS, ERROR, PAPERS, VERDICTS, Claim, Evidence, Result, claim, decide,
+                      jsonable, register, registry, run, settings, verdict_from)
 
-__all__ = ["BUDGETS", "ERROR", "PAPERS", "VERDICTS", "Claim", "Evidence", "Result", "claim",
+__all__ = ["BUDGETS", "ERROR", "PAPERS", "VERDICTS", "Claim", "Evidence", "Result", "claim", "decide",
            "jsonable", "register", "registry", "run", "settings", "verdict_from", "load", "select",
            "run_all"]
 

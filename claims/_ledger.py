@@ -94,6 +94,26 @@ def verdict_from(printed_holds: bool, correction_holds: bool | None = None, *,
     return "fails"
 
 
+def decide(printed_holds: bool, correction_holds: bool | None = None, *, criterion: str,
+           numbers: Mapping[str, Any] | None = None, counterexample: Mapping[str, Any] | None = None,
+           correction: str | None = None, decided: bool = True) -> Evidence:
+    """The last step of every check: the criterion, then the verdict it gives, with its numbers.
+
+    A check reads like a worked example (setup, computed value, the independent value it is
+    compared with, criterion) and ends with
+
+        return decide(err < 1e-13, criterion="relative error vs the closed form < 1e-13 (rounding)",
+                      numbers={"rel_error": err})
+
+    `printed_holds` / `correction_holds` / `decided` are the arguments of `verdict_from`; the rest
+    are the fields of `Evidence` (`correction` is the corrected statement, required when only the
+    correction passes)."""
+    correction_holds = None if correction_holds is None else bool(correction_holds)
+    return Evidence(verdict=verdict_from(bool(printed_holds), correction_holds, decided=bool(decided)),
+                    criterion=criterion, numbers=dict(numbers or {}), counterexample=counterexample,
+                    correction=correction)
+
+
 @dataclass(frozen=True)
 class Claim:
     id: str

@@ -19,7 +19,7 @@ import sympy as sp
 import torch
 from scipy.integrate import solve_ivp
 
-from claims import Evidence, claim, verdict_from
+from claims import Evidence, claim, decide
 from particles import sinkhorn as sk
 from theory import gaussian_ot as go
 
@@ -90,8 +90,8 @@ def sinkhorn_sb(budget: str) -> Evidence:
     stochastic = max(row_err, col_err) < 1e-9       # Sinkhorn stopped at marginal residual 1e-11
     printed = stochastic and diff["sq"] < 1e-7       # plan entries agree to ~1e-9 at these tolerances
     corrected = stochastic and diff["half_sq"] < 1e-7
-    return Evidence(
-        verdict=verdict_from(printed, corrected),
+    return decide(
+        printed, corrected,
         criterion="K^∞ doubly stochastic to 1e-9 and max|K^∞ − N·π|/max K^∞ < 1e-7 (Sinkhorn "
                   "residual 1e-11; the rest is rounding), for π the SB with cost |x−y|² (printed) "
                   "or ½|x−y|² (correction)",
@@ -130,8 +130,8 @@ def sinkformer_update(budget: str) -> Evidence:
     tol = 1e-8   # both sides are Sinkhorn outputs at marginal residual <= 1e-12 on O(1) points
     printed = numbers["max_|attention − (2x − B)|"] < tol
     corrected = numbers["max_|attention − (−B)|"] < tol and numbers["max_|2x + attention − (2x − B)|"] < tol
-    return Evidence(
-        verdict=verdict_from(printed, corrected),
+    return decide(
+        printed, corrected,
         criterion=f"max deviation < {tol} between the attention output and the printed map",
         numbers=numbers,
         counterexample=None if printed else {"seed": SEED, "n": n, "d": d, "eps": eps},
@@ -179,8 +179,8 @@ def particle_ode(budget: str) -> Evidence:
     tol = 1e-6   # DOP853 at rtol 1e-11 over T = 1 and quantiles bisected to machine precision
     holds = printed["max_abs_error"] < tol
     corrected = half["max_abs_error"] < tol and full_speed["max_abs_error"] < tol
-    return Evidence(
-        verdict=verdict_from(holds, corrected),
+    return decide(
+        holds, corrected,
         criterion=f"max |x_T(x₀) − F_T⁻¹(F₀(x₀))| < {tol} at T = {HORIZON} over {n} quantiles of ρ₀",
         numbers={"n_quantiles": n, "T": HORIZON,
                  "printed_D1_speed_half": printed, "D_half_speed_half": half,
@@ -222,8 +222,8 @@ def result_1(budget: str) -> Evidence:
     printed_name, fixed_name = list(CONVENTIONS)[0], list(CONVENTIONS)[3]
     printed = all(orders[(law, printed_name)] >= need for law in laws)
     corrected = all(orders[(law, fixed_name)] >= need for law in laws)
-    return Evidence(
-        verdict=verdict_from(printed, corrected),
+    return decide(
+        printed, corrected,
         criterion="observed order p of the symmetrized KL (closed form, both couplings Gaussian) "
                   "over ε ∈ [1e-3, 1e-1] satisfies p ≥ 1.95 for every test law",
         numbers=numbers,
@@ -297,8 +297,8 @@ def result_2(budget: str) -> Evidence:
     need = 0.5   # ratio ~ ε^p with p ≥ 0.5 ⇒ → 0; a constant limit gives p ≈ 0
     printed = min(orders["sq"]) >= need
     corrected = min(orders["half_sq"]) >= need
-    return Evidence(
-        verdict=verdict_from(printed, corrected),
+    return decide(
+        printed, corrected,
         criterion="the ratio W2/ε decays: observed order ≥ 0.5 over the ε ladder, for N(0,1) "
                   "(closed form) and the slides' mixture (weighted grid, h = √ε/4)",
         numbers=numbers,
@@ -402,8 +402,8 @@ def result_3(budget: str) -> Evidence:
     corrected = (orders[("mix", DIFFUSIVITY_BROWNIAN)] >= need and orders[("mix", "euler")] >= need
                  and orders[("gauss", "sb_half_sq", DIFFUSIVITY_BROWNIAN)] >= need
                  and orders[("gauss", "euler", DIFFUSIVITY_BROWNIAN)] >= need)
-    return Evidence(
-        verdict=verdict_from(printed, corrected),
+    return decide(
+        printed, corrected,
         criterion="sup-W2 over k ≤ T/ε (T = 1) decays with observed order ≥ 0.5 in ε, for the "
                   "mixture (weighted-grid SB, exact 1-D W2) and the Gaussian (exact recursion, "
                   "SB and explicit Euler)",

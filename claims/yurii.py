@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from claims import Evidence, claim, verdict_from
+from claims import Evidence, claim, decide
 from claims._pepit import worst_case
 from theory import rates as R
 
@@ -62,8 +62,8 @@ def eq6_heavy_ball(budget: str) -> Evidence:
                             - R.iteration_matrix(R.heavy_ball(0.7, 0.1), np.linspace(0, 5, 9))
                             ).max())
     ok = single == 0.0 and block == 0.0 and matrices == 0.0
-    return Evidence(
-        verdict=verdict_from(ok),
+    return decide(
+        ok,
         criterion="bitwise equality (0 difference) of eq. (6) at μ_t = 0 and the printed "
                   "heavy-ball recursion, of the Lie–Trotter YuriiFormer block at μ = 0 and the "
                   "Polyak block, and of their per-mode iteration matrices",
@@ -100,8 +100,8 @@ def momentum_template(budget: str) -> Evidence:
     nag = R.run_momentum(grad, vsfl[0], [R.nesterov(mu / nu, b, nu * g)] * steps)
     tmm_err = max(float(np.abs(p - q).max()) for p, q in zip(tmm, nag))
     ok = vsfl_err < 1e-10 and tmm_err < 1e-10
-    return Evidence(
-        verdict=verdict_from(ok),
+    return decide(
+        ok,
         criterion="trajectories of VSFL triple momentum (own form) and of the (μ,β,γ,ν) form agree "
                   "with template (6) runs to < 1e-10 (rounding of the two algebraic orders)",
         numbers={"steps": steps, "vsfl_vs_template": vsfl_err, "tmm_nu_vs_template": tmm_err,
@@ -166,8 +166,8 @@ def nag_rate_convex(budget: str) -> Evidence:
     pepit_ok = all(v["worst"] is None or v["worst"] <= v["bound"] * (1 + 1e-4)
                    for v in pepit.values())
     ok = max(worst_ratio.values()) <= 1.0 and pepit_ok
-    return Evidence(
-        verdict=verdict_from(ok),
+    return decide(
+        ok,
         criterion="f(x_t) − f* ≤ 2L‖x_0 − x*‖²/(t+1)² for every t ≤ T on Nesterov's worst "
                   "quadratic "
                   "(dimension 2T+1) and on log-cosh regressions; PEPit's exact worst case over "

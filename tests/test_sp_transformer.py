@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from claims import sp_transformer as c001
+from claims import sp_transformer_attention as c001_attention
 from particles import geometry
 from particles.sympnet import CayleyAttention, cayley, cayley_activation, correlation, lambda_tilde
 from theory.symplectic import best_conformal_factor, canonical_J, log_volume, symplectic_defect
@@ -93,8 +94,8 @@ def test_pfaffian_helper():
 
 
 @pytest.mark.parametrize("check, key, value", [
-    (c001.eq_19_20, "printed_gram_defect_over_sqrtT", [0.75, 0.75]),  # ‖I/4 − I‖_F/√T
-    (c001.eq_22_24, "printed_cayley_conformal_factor", [0.25, 0.25]),
+    (c001_attention.eq_19_20, "printed_gram_defect_over_sqrtT", [0.75, 0.75]),  # ‖I/4 − I‖_F/√T
+    (c001_attention.eq_22_24, "printed_cayley_conformal_factor", [0.25, 0.25]),
 ])
 def test_claim_numbers_match_the_closed_forms(check, key, value):
     ev = check("quick")
