@@ -315,6 +315,21 @@ def test_heavy_ball_cycles_on_the_lessard_function():
     (lambda: R.nesterov_convex_schedule(0.0, 3), "L"),
     (lambda: R.filter_values(R.gd_tuned(1, 2), 1.0, 3, v0=float("inf")), "v0"),
     (lambda: R.threshold_true(lambda n: np.full_like(n, 1e300), 0.9, 0.89, N_max=10), "N_max"),
+    (lambda: R.threshold_true(lambda n: n + 1.0, 1.0, 0.5), "rho_vanilla"),
+    (lambda: R.threshold_printed(2.0, 1.5, 0.5), "rho_vanilla"),
+    (lambda: R.gradient_descent(0.0), "eta"),
+    (lambda: R.heavy_ball(1.5, 0.1), "beta"),
+    (lambda: R.heavy_ball(-0.1, 0.1), "beta"),
+    (lambda: R.heavy_ball(0.5, -0.1), "gamma"),
+    (lambda: R.nesterov(-0.5, 0.5, 0.1), "mu"),
+    (lambda: R.nesterov(0.5, 0.5, 0.0), "gamma"),
+    (lambda: R.triple_momentum(0.5, 0.5, 0.1, 0.0), "nu"),
+    (lambda: R.heavy_ball_transient(1.0, 3), "rho"),
+    (lambda: R.heavy_ball_transient(0.5, -1), "N"),
+    (lambda: R.worst_filter(R.gd_tuned(1, 2), 1.0, 2.0, 3, n_grid=1), "n_grid"),
+    (lambda: R.depth_tuning(1.0, 2.0, 3, n_grid=1), "n_grid"),
+    (lambda: R.lessard_gradient(1.0, mu=2.0, L=1.0), "L"),
+    (lambda: R.root_radius(np.nan, 0.5), "alpha"),
 ])
 def test_bad_input_raises_value_error(call, match):
     with pytest.raises(ValueError, match=match):
@@ -325,7 +340,31 @@ def test_bad_input_raises_value_error(call, match):
     (lambda: R.Momentum(0, 0, 1, "0.1"), "eta"),
     (lambda: R.filter_values(R.gd_tuned(1, 2), 1.0, 2.5), "N"),
     (lambda: R.gd_tuned(True, 2.0), "mu"),
+    (lambda: R.rate_vanilla("10"), "kappa"),
+    (lambda: R.heavy_ball(0.5, None), "gamma"),
+    (lambda: R.threshold_true(lambda n: n + 1.0, 0.9, 0.5, N_max=10.0), "N_max"),
+    (lambda: R.run_momentum(lambda x: x, 1.0, [(0.0, 0.5, 1.0, 0.1)]), "steps"),
 ])
 def test_bad_type_raises_type_error(call, match):
     with pytest.raises(TypeError, match=match):
         call()
+
+
+RATES = (R.rate_vanilla, R.rate_momentum, R.rate_accelerated)
+
+
+@pytest.mark.parametrize("rate", RATES)
+@given(st.floats(-1e6, 1.0, exclude_max=True))
+def test_rates_refuse_a_condition_number_below_one(rate, kappa):
+    """κ = L/μ ≥ 1 by definition: below 1 the formulas return meaningless (negative) numbers."""
+    with pytest.raises(ValueError, match="kappa"):
+        rate(kappa)
+
+
+@pytest.mark.parametrize("rate", RATES)
+@given(st.floats(1.0, 1e12))
+def test_rates_are_contraction_factors(rate, kappa):
+    """For every κ ≥ 1 each rate is a number in [0, 1), and 0 at κ = 1 (no contraction needed)."""
+    rho = rate(kappa)
+    assert 0.0 <= rho < 1.0
+    assert rate(1.0) == 0.0

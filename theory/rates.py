@@ -39,9 +39,39 @@ from typing import Callable, Iterable, Sequence, TypeVar
 import numpy as np
 import sympy as sp
 from scipy.optimize import minimize
+from theory.checks import positive as _positive
+from theory.checks import positive_int as _positive_int
 from theory.checks import real as _finite
 
 # ------------------------------------------------------------------ validation
+
+
+def _kappa(kappa) -> float:
+    """A condition number κ = L/μ ≥ 1 (below 1 no rate formula means anything)."""
+    kappa = _finite(kappa, "kappa")
+    if kappa < 1:
+        raise ValueError(f"kappa must be >= 1 (kappa = L/mu), got {kappa}")
+    return kappa
+
+
+def _unit(value, name: str, upper_open: bool = False) -> float:
+    """A momentum coefficient in [0, 1] ([0, 1) when `upper_open`)."""
+    value = _finite(value, name)
+    if value < 0 or value > 1 or (upper_open and value == 1):
+        raise ValueError(f"{name} must lie in [0, 1{')' if upper_open else ']'}, got {value}")
+    return value
+
+
+def _rate(value, name: str) -> float:
+    """A contraction factor ρ ∈ [0, 1)."""
+    return _unit(value, name, upper_open=True)
+
+
+def _nonnegative(value, name: str) -> float:
+    value = _finite(value, name)
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}")
+    return value
 
 
 def _interval(mu, L) -> tuple[float, float]:
@@ -73,7 +103,12 @@ def _depth(N, name: str = "N") -> int:
 
 @dataclass(frozen=True)
 class Momentum:
-    """One member of the linearized momentum family of seed 002 §F.3 (see the module docstring)."""
+    """One member of the linearized momentum family of seed 002 §F.3 (see the module docstring).
+
+    Any finite real (a, b, c, η) defines the recurrence and its spectral radius (the grids and
+    the minimax search range over all signs of the effective coefficients); the named methods
+    (`gradient_descent`, `heavy_ball`, `nesterov`, `triple_momentum`) restrict their parameters
+    to the ranges in which they are those methods."""
 
     a: float
     b: float
@@ -99,23 +134,28 @@ class Momentum:
 
 
 def gradient_descent(eta: float) -> Momentum:
-    """Vanilla residual step x⁺ = x − η∇F(x) (seed 002 §F.2)."""
-    return Momentum(a=0.0, b=0.0, c=1.0, eta=eta)
+    """Vanilla residual step x⁺ = x − η∇F(x) (seed 002 §F.2), step η > 0."""
+    return Momentum(a=0.0, b=0.0, c=1.0, eta=_positive(eta, "eta"))
 
 
 def heavy_ball(beta: float, gamma: float) -> Momentum:
-    """Polyak: v⁺ = βv − γ∇f(x), x⁺ = x + v⁺ (seed 004 §3.1; seed 002 §A.1 with μ_k = 0)."""
-    return Momentum(a=0.0, b=beta, c=1.0, eta=gamma)
+    """Polyak: v⁺ = βv − γ∇f(x), x⁺ = x + v⁺ (seed 004 §3.1; seed 002 §A.1 with μ_k = 0);
+    momentum β ∈ [0, 1], step γ > 0."""
+    return Momentum(a=0.0, b=_unit(beta, "beta"), c=1.0, eta=_positive(gamma, "gamma"))
 
 
 def nesterov(mu: float, beta: float, gamma: float) -> Momentum:
-    """NAG, (μ, β, γ) form of seed 004 eq. (6): x̃ = x + μv, v⁺ = βv − γ∇f(x̃), x⁺ = x + v⁺."""
-    return Momentum(a=mu, b=beta, c=1.0, eta=gamma)
+    """NAG, (μ, β, γ) form of seed 004 eq. (6): x̃ = x + μv, v⁺ = βv − γ∇f(x̃), x⁺ = x + v⁺;
+    lookahead μ ≥ 0, momentum β ∈ [0, 1], step γ > 0."""
+    return Momentum(a=_nonnegative(mu, "mu"), b=_unit(beta, "beta"), c=1.0,
+                    eta=_positive(gamma, "gamma"))
 
 
 def triple_momentum(mu: float, beta: float, gamma: float, nu: float) -> Momentum:
-    """TMM in the (μ, β, γ, ν) form of seed 002 §A.2: as NAG but x⁺ = x + ν v⁺."""
-    return Momentum(a=mu, b=beta, c=nu, eta=gamma)
+    """TMM in the (μ, β, γ, ν) form of seed 002 §A.2: as NAG but x⁺ = x + ν v⁺, with ν > 0
+    (ν = softplus(raw), seed 002 App. D.2) and μ, β, γ as `nesterov`."""
+    return Momentum(a=_nonnegative(mu, "mu"), b=_unit(beta, "beta"), c=_positive(nu, "nu"),
+                    eta=_positive(gamma, "gamma"))
 
 
 def gd_tuned(mu: float, L: float) -> Momentum:
@@ -159,19 +199,20 @@ def triple_momentum_vsfl(mu: float, L: float) -> tuple[Momentum, float]:
 
 
 def rate_vanilla(kappa: float) -> float:
-    """(κ − 1)/(κ + 1) (Lemma F.1)."""
+    """(κ − 1)/(κ + 1) (Lemma F.1), κ ≥ 1."""
+    kappa = _kappa(kappa)
     return (kappa - 1.0) / (kappa + 1.0)
 
 
 def rate_momentum(kappa: float) -> float:
-    """(√κ − 1)/(√κ + 1) (Lemma F.2; the heavy-ball / Chebyshev rate)."""
-    s = math.sqrt(kappa)
+    """(√κ − 1)/(√κ + 1) (Lemma F.2; the heavy-ball / Chebyshev rate), κ ≥ 1."""
+    s = math.sqrt(_kappa(kappa))
     return (s - 1.0) / (s + 1.0)
 
 
 def rate_accelerated(kappa: float) -> float:
-    """1 − 1/√κ: the quadratic-model spectral radius of classical NAG and of VSFL TMM."""
-    return 1.0 - 1.0 / math.sqrt(kappa)
+    """1 − 1/√κ: the quadratic-model spectral radius of classical NAG and of VSFL TMM, κ ≥ 1."""
+    return 1.0 - 1.0 / math.sqrt(_kappa(kappa))
 
 
 # ------------------------------------------------------------------ per-mode matrices and radii
@@ -207,7 +248,7 @@ def spectral_radius(m: Momentum, lam) -> np.ndarray:
 
 def root_radius(alpha, theta) -> np.ndarray:
     """max |r| over the roots of r² − α r + θ for arrays of real (α, θ) (see `spectral_radius`)."""
-    alpha, theta = np.asarray(alpha, dtype=np.float64), np.asarray(theta, dtype=np.float64)
+    alpha, theta = _spectrum(alpha, "alpha"), _spectrum(theta, "theta")
     disc = alpha**2 - 4.0 * theta
     real = 0.5 * (np.abs(alpha) + np.sqrt(np.maximum(disc, 0.0)))
     return np.where(disc < 0.0, np.sqrt(np.abs(theta)), real)
@@ -220,15 +261,20 @@ def family_grid_minimum(mu: float, L: float, n: int = 61) -> tuple[float, tuple[
     around its tuned members (heavy ball: b = ρ², p = 0, qL = 4/(1 + 1/√κ)²): a grid value below
     the heavy-ball rate would refute its optimality; the converse is only sampled."""
     mu, L = _interval(mu, L)
-    n = _depth(n, "n")
-    if n < 2:
-        raise ValueError(f"n must be >= 2, got {n}")
+    n = _grid_size(n, "n")
     b, pL, qL = np.meshgrid(np.linspace(-1, 1, n), np.linspace(-1, 1, n),
                             np.linspace(4 / n, 4, n), indexing="ij")
     p, q = pL / L, qL / L
     worst = np.maximum(root_radius(1 + b - q * mu, b - p * mu), root_radius(1 + b - q * L, b - p * L))
     i = np.unravel_index(np.argmin(worst), worst.shape)
     return float(worst[i]), (float(b[i]), float(p[i]), float(q[i]))
+
+
+def _grid_size(n, name: str = "n_grid") -> int:
+    n = _positive_int(n, name)
+    if n < 2:
+        raise ValueError(f"{name} must be >= 2 (the grid holds both endpoints), got {n}")
+    return n
 
 
 def _spectrum_grid(mu: float, L: float, n: int) -> np.ndarray:
@@ -288,7 +334,7 @@ def power_norms(m: Momentum, lam, N: int) -> np.ndarray:
 def worst_filter(m: Momentum, mu: float, L: float, N: int, n_grid: int = 2049) -> np.ndarray:
     """max over λ ∈ [μ, L] (endpoints + Chebyshev grid) of |q_n(λ)|, n = 0..N (v_0 = 0)."""
     mu, L = _interval(mu, L)
-    lam = _spectrum_grid(mu, L, n_grid)
+    lam = _spectrum_grid(mu, L, _grid_size(n_grid))
     return np.abs(filter_values(m, lam, N)).max(axis=1)
 
 
@@ -300,9 +346,19 @@ def heavy_ball_transient(rho: float, N, v0_over_e0: float = 0.0) -> np.ndarray:
     |e_N|/ρ^N ≤ (N + 1 + ρN)|e_0| + ρN|v_0|, with equality at φ = π, i.e. λ = L, where α(L) = −2ρ
     and the double root −ρ makes e_N = (−ρ)^N[(1 + (1 + ρ)N)e_0 − ρN v_0]. The bound grows
     linearly in N: no N-independent constant C_mom exists, whatever the initial velocity."""
-    rho = _finite(rho, "rho")
-    N = np.asarray(N, dtype=np.float64)
+    rho = _rate(rho, "rho")
+    N = _spectrum(N, "N")
+    if np.any(N < 0):
+        raise ValueError("N must be >= 0 (a depth)")
     return 1.0 + (1.0 + rho) * N + rho * N * abs(_finite(v0_over_e0, "v0_over_e0"))
+
+
+def _rates_pair(rho_vanilla, rho_mom) -> tuple[float, float]:
+    """0 < ρ_mom < ρ_vanilla < 1: the thresholds compare two contraction factors."""
+    rho_vanilla, rho_mom = _rate(rho_vanilla, "rho_vanilla"), _finite(rho_mom, "rho_mom")
+    if not 0 < rho_mom < rho_vanilla:
+        raise ValueError(f"rho_mom must lie in (0, rho_vanilla), got {rho_mom}, {rho_vanilla}")
+    return rho_vanilla, rho_mom
 
 
 def threshold_printed(C_mom: float, rho_vanilla: float, rho_mom: float) -> int:
@@ -310,8 +366,7 @@ def threshold_printed(C_mom: float, rho_vanilla: float, rho_mom: float) -> int:
     C_mom = _finite(C_mom, "C_mom")
     if C_mom <= 0:
         raise ValueError(f"C_mom must be > 0, got {C_mom}")
-    if not 0 < rho_mom < rho_vanilla:
-        raise ValueError(f"rho_mom must lie in (0, rho_vanilla), got {rho_mom}, {rho_vanilla}")
+    rho_vanilla, rho_mom = _rates_pair(rho_vanilla, rho_mom)
     return max(0, math.ceil(math.log(C_mom) / math.log(rho_vanilla / rho_mom)))
 
 
@@ -321,7 +376,8 @@ def threshold_true(factor: Callable[[np.ndarray], np.ndarray], rho_vanilla: floa
 
     `factor(n)` is the momentum bound's prefactor at depth n (a constant C_mom, or the sharp
     heavy-ball factor 1 + (1 + ρ)n). Computed in logs: log factor + n log(ρ_mom/ρ_vanilla) < 0."""
-    n = np.arange(N_max + 1, dtype=np.float64)
+    rho_vanilla, rho_mom = _rates_pair(rho_vanilla, rho_mom)
+    n = np.arange(_positive_int(N_max, "N_max") + 1, dtype=np.float64)
     below = np.log(factor(n)) + n * math.log(rho_mom / rho_vanilla) < 0
     if not below[-1]:
         raise ValueError(f"N_max: the momentum bound is not below vanilla by depth {N_max}")
@@ -355,6 +411,8 @@ def minimax_tuning(family: str, mu: float, L: float, lookahead_ratio: float | No
         raise ValueError(f"family must be one of {FAMILIES}, got {family!r}")
     if lookahead_ratio is not None and family not in ("nesterov", "tmm"):
         raise ValueError("lookahead_ratio applies to the nesterov and tmm families only")
+    if lookahead_ratio is not None:
+        lookahead_ratio = _finite(lookahead_ratio, "lookahead_ratio")
     ends = np.array([mu, L])
 
     def member(x) -> Momentum:
@@ -386,9 +444,7 @@ def chebyshev_floor(kappa: float, N: int) -> float:
     """min over real polynomials p of degree ≤ N with p(0) = 1 of max_{λ∈[μ,L]} |p(λ)|:
     1/T_N((κ+1)/(κ−1)) = 2rᴺ/(1 + r²ᴺ), r = (√κ − 1)/(√κ + 1). Every filter q_N of the family
     (and of any Krylov method) lies above it."""
-    kappa, N = _finite(kappa, "kappa"), _depth(N)
-    if kappa < 1:
-        raise ValueError(f"kappa must be >= 1, got {kappa}")
+    kappa, N = _kappa(kappa), _depth(N)
     r = rate_momentum(kappa)
     return 2 * r**N / (1 + r ** (2 * N))
 
@@ -399,7 +455,7 @@ def depth_tuning(mu: float, L: float, N: int, n_grid: int = 513) -> tuple[Moment
     tunings. This is the best a momentum stream can do at depth N with constant coefficients."""
     mu, L = _interval(mu, L)
     N = _depth(N)
-    lam = _spectrum_grid(mu, L, n_grid)
+    lam = _spectrum_grid(mu, L, _grid_size(n_grid))
 
     def objective(x) -> float:
         if x[2] == x[1]:
@@ -428,6 +484,8 @@ def run_momentum(grad: Callable[[V], V], x0: V, steps: Sequence[Momentum] | Iter
     v = 0 * x0 if v0 is None else v0
     xs = [x]
     for m in steps:
+        if not isinstance(m, Momentum):
+            raise TypeError(f"steps must hold Momentum members, got {type(m).__name__}")
         v = m.b * v - m.eta * grad(x + m.a * v)
         x = x + m.c * v
         xs.append(x)
@@ -438,9 +496,7 @@ def nesterov_convex_schedule(L: float, N: int) -> list[Momentum]:
     """NAG for L-smooth convex f in the form of seed 004 eq. (6): μ_t = β_t = (t − 1)/(t + 2),
     γ_t = 1/L (Su, Boyd & Candès 2016, eq. (1); v_0 = 0 makes t = 0 plain gradient descent).
     Guarantee: f(x_t) − f* ≤ 2L‖x_0 − x*‖²/(t + 1)² (ibid., Theorem 1 with s = 1/L)."""
-    L = _finite(L, "L")
-    if L <= 0:
-        raise ValueError(f"L must be > 0, got {L}")
+    L = _positive(L, "L")
     return [nesterov(mu=m, beta=m, gamma=1.0 / L)
             for m in ((t - 1.0) / (t + 2.0) if t else 0.0 for t in range(_depth(N)))]
 
@@ -448,6 +504,7 @@ def nesterov_convex_schedule(L: float, N: int) -> list[Momentum]:
 def lessard_gradient(x, mu: float = 1.0, L: float = 25.0):
     """∇f of the one-dimensional L-smooth μ-strongly convex counterexample of Lessard, Recht &
     Packard (SIAM J. Optim. 2016, §4.6): slope L on x < 1, μ on [1, 2), L on x ≥ 2, continuous."""
+    mu, L = _interval(mu, L)
     x = np.asarray(x, dtype=np.float64)
     return np.where(x < 1, L * x, np.where(x < 2, mu * x + (L - mu), L * x - (L - mu)))
 
