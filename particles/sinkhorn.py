@@ -15,8 +15,11 @@ Objects (for a cloud x ∈ R^{N×d} with weights a, batched over leading axes):
   `euler_step` the explicit Euler update (Id − (ε/2)∇log ρ)#ρ with a given score (closed form or
   `kde_score`), and `sinkformer_attention` the literal attention step x_i ← Σ_j K^∞_ij W_V x_j.
 
-Everything is vectorized torch (logsumexp over whole matrices, no loop over particles), keeps the
-dtype and device of its inputs (use float64 for checks), and never sets torch global defaults.
+Everything is vectorized torch (no loop over particles), keeps the dtype and device of its inputs
+(use float64 for checks), and never sets torch global defaults. Both solvers share `_Updates`: the
+log-domain updates evaluated as matrix–vector products around absorbed potentials (log-stabilized
+scaling), the same iterates up to rounding at a fraction of the cost of a logsumexp per update;
+docs/benchmarks.md compares them with POT.
 """
 from __future__ import annotations
 
@@ -96,6 +99,61 @@ def _marginal_residual(log_a: torch.Tensor, delta: torch.Tensor) -> torch.Tensor
     return (torch.exp(log_a) * torch.expm1(delta.clamp(max=50.0))).norm(dim=-1).max()
 
 
+class _Updates:
+    """The two Sinkhorn updates of one cost C at temperature ε, in log-stabilized scaling form.
+
+        rows(g, log b)_i = −ε log Σ_j b_j exp((g_j − C_ij)/ε),   cols(f, log a)_j = −ε log Σ_i a_i exp((f_i − C_ij)/ε).
+
+    Around absorbed potentials (f̃, g̃) with K̃ = exp((f̃ ⊕ g̃ − C)/ε) they are matrix–vector products,
+    rows(g)_i = f̃_i − ε log Σ_j K̃_ij b_j e^{(g_j − g̃_j)/ε} — the same numbers up to rounding, without
+    the exp of every entry that a logsumexp over C costs (≈10× faster on CPU). While both scalings
+    e^{(g − g̃)/ε} (in) and e^{(f − f̃)/ε} (out) lie within e^{±τ}, τ = ¼ log(ε_mach/tiny), an entry of
+    K̃ flushed below `tiny` carries relative weight ≤ tiny·e^{2τ} = √(ε_mach·tiny) ≪ ε_mach in its sum.
+    An update outside that range (and the first one) is computed by logsumexp in the log domain and
+    its pair is absorbed into K̃ (Schmitzer, SIAM J. Sci. Comput. 41 (2019), A1443, §3.1).
+    """
+
+    def __init__(self, C: torch.Tensor, eps: float):
+        self.eps = eps
+        self.minus_C_over_eps = -C / eps   # one N×M temporary per log-domain update, no more
+        info = torch.finfo(C.dtype)
+        self.tau = 0.25 * math.log(info.eps / info.tiny)
+        self.f_abs = self.g_abs = self.K = None
+
+    def _scaled(self, log_in: torch.Tensor, s: torch.Tensor, absorbed: torch.Tensor):
+        """absorbed − ε log s, or None when the input or output scaling leaves e^{±τ}."""
+        log_out = -torch.log(s)
+        if bool((log_in.abs() <= self.tau).all() & (log_out.abs() <= self.tau).all()):
+            return absorbed + self.eps * log_out
+        return None
+
+    def _absorb(self, f: torch.Tensor, g: torch.Tensor) -> None:
+        self.f_abs, self.g_abs = f, g
+        self.K = torch.exp(self.minus_C_over_eps + (f / self.eps).unsqueeze(-1) + (g / self.eps).unsqueeze(-2))
+
+    def rows(self, g: torch.Tensor, log_b: torch.Tensor) -> torch.Tensor:  # row normalization N_R
+        if self.K is not None:
+            log_v = (g - self.g_abs) / self.eps
+            s = (self.K @ torch.exp(log_b + log_v).unsqueeze(-1)).squeeze(-1)
+            f = self._scaled(log_v, s, self.f_abs)
+            if f is not None:
+                return f
+        f = -self.eps * torch.logsumexp(self.minus_C_over_eps + (g / self.eps + log_b).unsqueeze(-2), dim=-1)
+        self._absorb(f, g)
+        return f
+
+    def cols(self, f: torch.Tensor, log_a: torch.Tensor) -> torch.Tensor:  # column normalization N_C
+        if self.K is not None:
+            log_u = (f - self.f_abs) / self.eps
+            s = (torch.exp(log_a + log_u).unsqueeze(-2) @ self.K).squeeze(-2)
+            g = self._scaled(log_u, s, self.g_abs)
+            if g is not None:
+                return g
+        g = -self.eps * torch.logsumexp(self.minus_C_over_eps + (f / self.eps + log_a).unsqueeze(-1), dim=-2)
+        self._absorb(f, g)
+        return g
+
+
 def sinkhorn_log(C: torch.Tensor, eps: float, a: torch.Tensor | None = None,
                  b: torch.Tensor | None = None, *, tol: float = 1e-9, max_iter: int = 10_000,
                  f: torch.Tensor | None = None, g: torch.Tensor | None = None,
@@ -106,8 +164,9 @@ def sinkhorn_log(C: torch.Tensor, eps: float, a: torch.Tensor | None = None,
     row and column normalizations of seed 003 (slide "Sinkformer Self-Attention Mechanism"),
     starting with a row normalization of K⁰ = exp(−C/ε) when f, g are not given:
 
-        f_i = −ε log Σ_j b_j exp((g_j − C_ij)/ε),     g_j = −ε log Σ_i a_i exp((f_i − C_ij)/ε).
+        f_i = −ε log Σ_j b_j exp((g_j − C_ij)/ε),     g_j = −ε log Σ_i a_i exp((f_i − C_ij)/ε),
 
+    evaluated in log-stabilized scaling form (`_Updates`: the same iterates up to rounding).
     Returns (f, g, report); the returned pair has exact columns and a row residual <= tol.
     Raises `SinkhornNotConverged` (with the residual reached) after `max_iter` iterations unless
     `raise_on_fail` is False.
@@ -119,21 +178,14 @@ def sinkhorn_log(C: torch.Tensor, eps: float, a: torch.Tensor | None = None,
         raise ValueError(f"tol must be > 0, got {tol}")
     log_a = _log_weights(a, C.shape[:-1], C, "a")
     log_b = _log_weights(b, C.shape[:-2] + C.shape[-1:], C, "b")
-
-    minus_C_over_eps = -C / eps   # one N×M temporary per update below, no more
-
-    def update_f(g):  # row normalization N_R
-        return -eps * torch.logsumexp(minus_C_over_eps + (g / eps + log_b).unsqueeze(-2), dim=-1)
-
-    def update_g(f):  # column normalization N_C
-        return -eps * torch.logsumexp(minus_C_over_eps + (f / eps + log_a).unsqueeze(-1), dim=-2)
+    updates = _Updates(C, eps)
 
     if f is None:
-        f = update_f(torch.zeros_like(log_b) if g is None else g)
+        f = updates.rows(torch.zeros_like(log_b) if g is None else g, log_b)
     residual = float("inf")
     for it in range(1, max_iter + 1):
-        g = update_g(f)
-        f_next = update_f(g)
+        g = updates.cols(f, log_a)
+        f_next = updates.rows(g, log_b)
         residual = float(_marginal_residual(log_a, (f - f_next) / eps))
         if residual <= tol:
             return f, g, SinkhornReport(it, residual, tol, True)
@@ -199,15 +251,12 @@ def schrodinger_bridge(x: torch.Tensor, eps: float, weights: torch.Tensor | None
     if not tol > 0:
         raise ValueError(f"tol must be > 0, got {tol}")
     log_a = _log_weights(weights, x.shape[:-1], x, "weights")
-    minus_C_over_eps = -pairwise_cost(x, x, cost) / eps
-
-    def T(f):
-        return -eps * torch.logsumexp(minus_C_over_eps + (f / eps + log_a).unsqueeze(-2), dim=-1)
+    T = _Updates(pairwise_cost(x, x, cost), eps)   # T(f) = T.rows(f, log_a), log-stabilized
 
     f = torch.zeros_like(log_a) if f is None else f.to(dtype=x.dtype, device=x.device)
     residual = float("inf")
     for it in range(1, max_iter + 1):
-        Tf = T(f)
+        Tf = T.rows(f, log_a)
         residual = float(_marginal_residual(log_a, (f - Tf) / eps))
         if residual <= tol:
             return SchrodingerBridge(x, log_a, eps, cost, f, SinkhornReport(it, residual, tol, True))
