@@ -23,13 +23,43 @@ def _one_torch_thread():
 Q = TrainConfig(**QUICK)
 
 
-def test_stdlib_corpus_is_deterministic_and_split_by_document():
-    a, b = load_corpus(max_bytes=QUICK["max_bytes"]), load_corpus(max_bytes=QUICK["max_bytes"])
-    assert a.sha256 == b.sha256 and len(a.sha256) == 64
-    assert a.train.size > 10 * a.val.size > 0
-    assert a.train.dtype == np.uint8
-    full = load_corpus()
-    assert full.sha256 != a.sha256 and full.train.size > a.train.size
+def test_shakespeare_corpus_is_pinned_and_split_within_every_play():
+    c = load_corpus()
+    assert c.sha256 == lm_data.SHAKESPEARE_SHA256 and c.n_documents == lm_data.SHAKESPEARE_PLAYS
+    assert c.train.size + c.val.size == lm_data.SHAKESPEARE_BYTES
+    assert 0.09 < c.val.size / lm_data.SHAKESPEARE_BYTES < 0.11  # the last 10% of every play
+    plays = lm_data.shakespeare_plays()
+    # the validation split is the concatenated tails of the plays, each cut at a line start
+    tails = [data[lm_data._split_at_line(data, lm_data.VAL_FRACTION):] for _, data in plays]
+    assert c.val.tobytes() == b"".join(tails)
+    assert all(data[lm_data._split_at_line(data, 0.1) - 1:][:1] == b"\n" for _, data in plays)
+    small = load_corpus(max_bytes=QUICK["max_bytes"])
+    assert small.sha256 == c.sha256 and small.train.size + small.val.size == QUICK["max_bytes"]
+
+
+def test_corpus_hash_mismatch_names_both_hashes(monkeypatch):
+    plays = lm_data.shakespeare_plays()
+    monkeypatch.setattr(lm_data, "shakespeare_plays", lambda: plays[:-1] + [(plays[-1][0], b"x")])
+    lm_data._load_shakespeare.cache_clear()
+    try:
+        with pytest.raises(lm_data.CorpusError, match=lm_data.SHAKESPEARE_SHA256) as err:
+            load_corpus()
+        assert "sha256" in str(err.value) and str(err.value).count("expected") == 1
+    finally:
+        lm_data._load_shakespeare.cache_clear()
+
+
+def test_byte_entropies_are_the_plug_in_entropies():
+    """A periodic stream abab...: H(X) = ln 2, and the next byte is determined: H(X_t|X_t-1) = 0;
+    i.i.d. uniform bytes: both ln 256 up to the plug-in bias O(256^2 / n)."""
+    e = lm_data.byte_entropies(np.tile(np.array([97, 98], dtype=np.uint8), 500))
+    assert e["unigram"] == pytest.approx(np.log(2)) and e["bigram"] == pytest.approx(0.0, abs=1e-12)
+    u = lm_data.byte_entropies(np.random.default_rng(0).integers(0, 256, 2_000_000).astype(np.uint8))
+    assert u["unigram"] == pytest.approx(np.log(256), abs=1e-3)
+    assert u["bigram"] == pytest.approx(np.log(256), abs=0.05)
+    c = load_corpus()  # the floors docs/training.md states
+    e = lm_data.byte_entropies(c.train)
+    assert e["unigram"] == pytest.approx(3.302, abs=1e-3) and e["bigram"] == pytest.approx(2.469, abs=1e-3)
 
 
 def test_batches_are_a_function_of_seed_and_index_and_ranks_partition_them():
@@ -62,7 +92,7 @@ def test_tinystories_without_datasets_is_a_clear_error(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", fake_import)
     lm_data._load_tinystories.cache_clear()
-    with pytest.raises(RuntimeError, match="datasets"):
+    with pytest.raises(lm_data.CorpusError, match="datasets"):
         load_corpus("tinystories")
 
 
@@ -70,7 +100,8 @@ def test_local_text_file(tmp_path):
     p = tmp_path / "t.txt"
     p.write_text("hello world " * 200)
     c = load_corpus(str(p))
-    assert c.train.size + c.val.size == 2400 and c.val.size == 120
+    assert c.train.size + c.val.size == 2400 and c.val.size == 240  # the last VAL_FRACTION = 10%
+    assert c.sha256 == lm_data.sha256(p.read_bytes())
 
 
 def test_lr_schedule_warms_up_then_decays_to_the_floor():
@@ -120,7 +151,7 @@ def test_checkpoint_resume_reproduces_the_uninterrupted_run(tmp_path, monkeypatc
 
 def test_corrupt_checkpoint_is_a_clear_error(tmp_path):
     (tmp_path / "gd-lt-seed0.ckpt").write_bytes(b"not a checkpoint")
-    with pytest.raises(RuntimeError, match="corrupt"):
+    with pytest.raises(lm_train.ResultError, match="corrupt"):
         train(Q, tmp_path)
 
 
@@ -130,7 +161,7 @@ def test_sweep_skips_finished_runs_and_results_are_complete(tmp_path, monkeypatc
             "tokens_per_s", "wall_clock_s", "n_params", "oracle_calls"}
     assert all(keys <= set(r) for r in first)
     assert first[0]["data"]["sha256"] == first[1]["data"]["sha256"]
-    monkeypatch.setattr(lm_train, "train", lambda *a, **k: pytest.fail("a finished run was retrained"))
+    monkeypatch.setattr(lm_train, "_train", lambda *a, **k: pytest.fail("a finished run was retrained"))
     again = sweep(["gd-lt", "hb"], [0], Q, "s", tmp_path)
     assert [r["best_val_loss"] for r in again] == [r["best_val_loss"] for r in first]
     assert json.loads((tmp_path / "s" / "hb-seed0.json").read_text())["variant"] == "hb"
@@ -144,19 +175,12 @@ def test_bad_config_raises():
         TrainConfig(optimizer="sgd")
     with pytest.raises(ValueError, match="warmup"):
         TrainConfig(steps=5, warmup=10)
-
-
-def test_cli_documents_its_commands_and_reports_bad_input(capsys, tmp_path):
-    from particles.lm.__main__ import cli
-    with pytest.raises(SystemExit) as exit_:
-        cli(["--help"])
-    assert exit_.value.code == 0
-    out = capsys.readouterr().out
-    assert all(cmd in out for cmd in ("train", "sweep", "report", "variants"))
-    assert cli(["train", "--variant", "foo", "--root", str(tmp_path)]) == 2
-    assert "unknown variant" in capsys.readouterr().err
-    assert cli(["train", "--data", str(tmp_path / "none.txt"), "--root", str(tmp_path)]) == 2
-    assert cli(["report", "--root", str(tmp_path)]) == 1
+    with pytest.raises(ValueError, match="lr"):
+        TrainConfig(lr=float("nan"))
+    with pytest.raises(TypeError, match="steps"):
+        TrainConfig(steps=1.5)
+    with pytest.raises(ValueError, match="device"):
+        TrainConfig(device="tpu")
 
 
 def _ddp_worker(rank, world, port, out_dir, variant):
@@ -195,5 +219,69 @@ def test_load_model_rebuilds_the_trained_weights(tmp_path):
     val = lm_train.evaluate(model, batches, Q.eval_batches, "cpu", torch.no_grad())
     assert val == pytest.approx(r["final_val_loss"], abs=1e-6)  # same weights, same batches
     (tmp_path / "tmm-seed0.pt").write_bytes(b"garbage")
-    with pytest.raises(RuntimeError, match="corrupt"):
+    with pytest.raises(lm_train.ResultError, match="corrupt"):
         lm_train.load_model(tmp_path / "tmm-seed0.json")
+
+
+def test_a_finished_run_is_read_back_not_retrained(tmp_path, monkeypatch):
+    first = train(Q, tmp_path)
+    monkeypatch.setattr(lm_train, "_train", lambda *a, **k: pytest.fail("a finished run was retrained"))
+    again = train(Q, tmp_path)
+    assert again["val_loss_full"] == first["val_loss_full"]
+    monkeypatch.undo()
+    assert train(Q, tmp_path, force=True)["val_loss_full"] == first["val_loss_full"]  # deterministic
+
+
+def test_a_stale_result_names_the_fields_that_differ(tmp_path):
+    train(Q, tmp_path)
+    with pytest.raises(lm_train.ResultError, match=r"stale.*lr \(result 0.003, wanted 0.001\)"):
+        train(replace(Q, lr=1e-3), tmp_path)
+
+
+def test_resuming_with_another_config_names_the_fields(tmp_path, monkeypatch):
+    real_batch = Batches.batch
+
+    def interrupted(self, k):
+        if k == 4 and self.seed == Q.seed:
+            raise KeyboardInterrupt
+        return real_batch(self, k)
+
+    monkeypatch.setattr(Batches, "batch", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        train(Q, tmp_path)
+    monkeypatch.setattr(Batches, "batch", real_batch)
+    with pytest.raises(lm_train.ResultError, match=r"batch_size \(checkpoint 4, this run 8\)"):
+        train(replace(Q, batch_size=8), tmp_path)
+
+
+def test_a_diverging_run_stops_naming_the_step_and_keeps_its_checkpoint(tmp_path, monkeypatch):
+    real_ce = lm_train.F.cross_entropy
+    calls = {"n": 0}
+
+    def nan_after_five(*args, **kwargs):
+        loss = real_ce(*args, **kwargs)
+        if torch.is_grad_enabled():
+            calls["n"] += 1
+            if calls["n"] > 5:
+                return loss * float("nan")
+        return loss
+
+    monkeypatch.setattr(lm_train.F, "cross_entropy", nan_after_five)
+    with pytest.raises(lm_train.TrainingDiverged, match=r"at step 5 .*learning rate") as err:
+        train(replace(Q, steps=8, eval_interval=2), tmp_path)
+    assert "checkpoint" in str(err.value) and (tmp_path / "gd-lt-seed0.ckpt").exists()
+    assert not (tmp_path / "gd-lt-seed0.json").exists()
+
+
+def test_full_validation_loss_counts_every_target_byte_once():
+    """On a model whose logits ignore the input (zero weights: uniform over 256 bytes) the loss is
+    ln 256 on every byte; on the true model it is the mean of the windowed losses."""
+    model = lm_train.GPT(Q.model_config, "gd-lt")
+    with torch.no_grad():
+        for p in model.parameters():
+            p.zero_()
+    tokens = np.arange(1000, dtype=np.int64).astype(np.uint8)
+    val = lm_train.evaluate_full(model, tokens, Q.block_size, 5, "cpu", torch.no_grad())
+    assert val == pytest.approx(np.log(256), abs=1e-6)
+    with pytest.raises(ValueError, match="tokens"):
+        lm_train.evaluate_full(model, tokens[:10], Q.block_size, 5, "cpu", torch.no_grad())

@@ -1,52 +1,95 @@
-"""python -m particles.lm {train,sweep,report,variants}: the compact training path.
+"""python -m particles.lm {train,sweep,study,report,variants}: the compact training path.
 
-  train     one run (variant x seed) -> runs/lm/<sweep>/<variant>-seed<k>.json (+ .pt)
+  train     one run (variant x seed) -> <root>/<name>/<variant>-seed<k>.json (+ .pt)
   sweep     variants x seeds, skipping finished runs, resuming interrupted ones
+  study     the ledger's committed studies: `study status [NAME]` lists what is committed, missing
+            or stale; `study run NAME` trains what is missing into results/lm/NAME/ (tracked)
   report    mean +- std of best/final validation loss per variant of a finished sweep
   variants  the variant table (paper, locator, oracle calls counted per block)
 
-GPU: --device cuda (bf16 autocast). Several GPUs: torchrun --nproc_per_node=N -m particles.lm
-train|sweep --device cuda (each rank picks cuda:LOCAL_RANK; the global batch is split across ranks).
+train and sweep write to runs/lm/ (git-ignored) unless --root says otherwise; a finished run is
+reported, not retrained, unless --recompute. GPU: --device cuda (bf16 autocast, TF32, fused
+AdamW; --compile true for torch.compile). Several processes: torchrun --nproc_per_node=N -m
+particles.lm train|sweep ... (gloo on CPU, NCCL on CUDA, each rank cuda:LOCAL_RANK; the global
+batch is split across ranks). Bad input is one line naming the parameter, exit code 2.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import statistics
 import sys
 from dataclasses import fields, replace
+from pathlib import Path
 
-from .train import DEFAULT_ROOT, TrainConfig, load_results, sweep, train
+from .data import SOURCES, CorpusError
+from .studies import STUDIES, get_study
+from .train import DEFAULT_ROOT, ResultError, TrainConfig, TrainingDiverged, load_results, sweep, train
 from .variants import VARIANTS
 
-# "tables": every variant a ledger ordering claim reads (claims/lm.py) on the compact sweep, 35 variants.
+# "tables": every variant a ledger ordering claim reads (claims/lm.py), 35 variants.
 PRESETS = {
-    "tables": ["gd-euler", "gd-lt", "polyak-euler", "polyak-lt", "nesterov-euler", "nesterov-lt",
-               "tmm", "yurii", "hb", "adam", "adamw", "rmsprop", "muon", "ortho",
-               "symp-softmax-plain-euler", "symp-softmax-presymp-euler",
-               "symp-softmax-presymp-expeuler", "symp-softmax-presymp-ab2",
-               "symp-softmax-presymp-etd-ab2", "symp-linear-plain-euler",
-               "symp-linear-presymp-euler", "gd-lt-linear", "nesterov-lt-linear", "soap", "hamiltonian", "prk-verlet-ama", "prk-verlet-mam",
-               *(f"imex{lnv}-k{k}-{order}" for lnv in ("", "-lnv") for k in (1, 2)
-                 for order in ("am", "ma"))],
+    "tables": list(dict.fromkeys(STUDIES["main"].variants + STUDIES["deep"].variants)),
     "all": sorted(VARIANTS),
 }
+TRUE, FALSE = ("1", "true", "yes"), ("0", "false", "no")
+
+
+class UsageError(ValueError):
+    """Bad command-line input: one line naming the parameter and the accepted values."""
+
+
+def _bool(text: str) -> bool:
+    if text.lower() in TRUE:
+        return True
+    if text.lower() in FALSE:
+        return False
+    raise argparse.ArgumentTypeError(f"expected one of {', '.join(TRUE + FALSE)}, got {text!r}")
+
+
+def _finite(kind):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {'an integer' if kind is int else 'a number'}, "
+                                             f"got {text!r}") from None
+        if kind is float and not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+        return value
+    return parse
+
+
+def _seeds(text: str) -> list[int]:
+    try:
+        seeds = [int(s) for s in text.split(",") if s.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated non-negative integers such as "
+                                         f"0,1,2, got {text!r}") from None
+    if not seeds or min(seeds) < 0:
+        raise argparse.ArgumentTypeError(f"expected comma-separated non-negative integers, got {text!r}")
+    return seeds
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its errors as one line and exit code 2 (no usage block)."""
+
+    def error(self, message: str):
+        self.exit(2, f"error: {message}\n")
 
 
 def _add_config_args(p: argparse.ArgumentParser) -> None:
     for f in fields(TrainConfig):
         if f.name in ("variant", "seed", "data"):
             continue
-        kind = {"int": int, "float": float, "str": str, "bool": None}.get(
-            str(f.type).replace(" | None", ""), str)
-        if kind is None:
-            p.add_argument(f"--{f.name.replace('_', '-')}", type=lambda s: s.lower() in ("1", "true", "yes"),
-                           default=None, metavar="BOOL", help=f"(default {f.default})")
-        else:
-            p.add_argument(f"--{f.name.replace('_', '-')}", type=kind, default=None,
-                           help=f"(default {f.default})")
+        annotation = str(f.type).replace(" | None", "")
+        kind = {"int": _finite(int), "float": _finite(float), "bool": _bool}.get(annotation, str)
+        metavar = {"bool": "BOOL"}.get(annotation)
+        p.add_argument(f"--{f.name.replace('_', '-')}", type=kind, default=None, metavar=metavar,
+                       help=f"(default {f.default})")
     p.add_argument("--data", dest="data", default=None,
-                   help="'stdlib' (default, offline), 'tinystories' (needs `datasets`), or a text file")
+                   help=f"one of {SOURCES} (default shakespeare: pinned, offline)")
 
 
 def _config(args) -> TrainConfig:
@@ -54,6 +97,11 @@ def _config(args) -> TrainConfig:
                  if getattr(args, f.name, None) is not None}
     if "LOCAL_RANK" in os.environ and overrides.get("device", "").startswith("cuda"):
         overrides["device"] = f"cuda:{os.environ['LOCAL_RANK']}"
+    steps = overrides.get("steps", TrainConfig.steps)
+    if "warmup" not in overrides and TrainConfig.warmup >= steps:
+        overrides["warmup"] = steps // 10
+        print(f"note: --steps {steps} is not above the default warmup {TrainConfig.warmup}; "
+              f"warmup set to {overrides['warmup']}", file=sys.stderr)
     return replace(TrainConfig(), **overrides)
 
 
@@ -63,26 +111,82 @@ def _variants(spec: str) -> list[str]:
         names.extend(PRESETS.get(part, [part]))
     unknown = [n for n in names if n not in VARIANTS]
     if unknown:
-        raise SystemExit(f"unknown variant(s) {unknown}; known: {', '.join(sorted(VARIANTS))} "
-                         f"or presets {sorted(PRESETS)}")
+        raise UsageError(f"--variants: unknown variant(s) {unknown}; accepted: the names of "
+                         f"`python -m particles.lm variants` or the presets {sorted(PRESETS)}")
     return names
 
 
+def _writable(folder: Path, flag: str) -> None:
+    """Create `folder` and a probe file in it, so an unwritable path fails before any training."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".write-probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise UsageError(f"{flag}: cannot write to {folder} ({exc.strerror or exc})") from None
+
+
+def _report(name: str, root: str) -> int:
+    results = load_results(name, root)
+    if not results:
+        print(f"no finished runs under {root}/{name}", file=sys.stderr)
+        return 1
+    by = {}
+    for r in results:
+        by.setdefault(r["variant"], []).append(r)
+    print(f"{'variant':32s} {'n':>2s} {'val (full split)':>17s} {'best val (curve)':>17s} {'step s':>8s}")
+    sd = (lambda v: statistics.stdev(v) if len(v) > 1 else 0.0)
+    for name_, rs in sorted(by.items(), key=lambda kv: statistics.mean(r["val_loss_full"] for r in kv[1])):
+        full = [r["val_loss_full"] for r in rs]
+        best = [r["best_val_loss"] for r in rs]
+        print(f"{name_:32s} {len(rs):2d} {statistics.mean(full):8.4f} +- {sd(full):.4f} "
+              f"{statistics.mean(best):8.4f} +- {sd(best):.4f} "
+              f"{statistics.mean(r['step_time_s'] for r in rs):8.4f}")
+    return 0
+
+
+def _study_status(names: list[str]) -> int:
+    for name in names:
+        study = get_study(name)
+        got = study.collect()
+        n_ok = sum(len(s) for s in got.results.values())
+        print(f"study {name}: {n_ok} committed, {len(got.missing)} missing, {len(got.invalid)} "
+              f"invalid of {len(study.variants) * len(study.seeds)} runs ({study.folder})")
+        for stem, why in sorted(got.invalid.items()):
+            print(f"  invalid {stem}: {why}")
+        by_variant: dict[str, list[str]] = {}
+        for stem in got.missing:
+            variant, _, seed = stem.rpartition("-seed")
+            by_variant.setdefault(variant, []).append(seed)
+        for variant, seeds in by_variant.items():
+            print(f"  missing {variant}: seeds {','.join(seeds)}")
+    return 0
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m particles.lm", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True)
+    ap = _Parser(prog="python -m particles.lm", description=__doc__,
+                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
     p_train = sub.add_parser("train", help="train one variant and seed")
     p_train.add_argument("--variant", default="gd-lt", help="a name from `variants`")
-    p_train.add_argument("--seed", type=int, default=0)
+    p_train.add_argument("--seed", type=_finite(int), default=0)
     p_sweep = sub.add_parser("sweep", help="train variants x seeds, skipping finished runs")
     p_sweep.add_argument("--variants", default="tables",
                          help=f"comma-separated names or presets {sorted(PRESETS)} (default: tables)")
-    p_sweep.add_argument("--seeds", default="0,1,2,3,4", help="comma-separated seeds (default 0,1,2,3,4)")
+    p_sweep.add_argument("--seeds", type=_seeds, default=[0, 1, 2], help="comma-separated seeds (default 0,1,2)")
     for p in (p_train, p_sweep):
         _add_config_args(p)
         p.add_argument("--name", default="compact", help="sweep folder name (default compact)")
         p.add_argument("--root", default=str(DEFAULT_ROOT), help=f"results root (default {DEFAULT_ROOT})")
+        p.add_argument("--recompute", action="store_true", help="retrain finished runs")
+    p_study = sub.add_parser("study", help="status or run of a committed study (results/lm/NAME)")
+    p_study.add_argument("action", choices=("status", "run"))
+    p_study.add_argument("study", nargs="?", default=None, help=f"one of {sorted(STUDIES)}")
+    p_study.add_argument("--variants", default=None, help="a subset of the study's variants")
+    p_study.add_argument("--seeds", type=_seeds, default=None, help="a subset of seeds (default: the study's)")
+    p_study.add_argument("--threads", type=_finite(int), default=None)
+    p_study.add_argument("--recompute", action="store_true", help="retrain committed runs")
     p_report = sub.add_parser("report", help="mean +- std of a finished sweep")
     p_report.add_argument("--name", default="compact")
     p_report.add_argument("--root", default=str(DEFAULT_ROOT))
@@ -93,39 +197,50 @@ def main(argv=None) -> int:
         for name, v in sorted(VARIANTS.items()):
             print(f"{name:32s} {v.paper:17s} {v.label:40s} {v.locator}")
         return 0
+    if args.cmd == "report":
+        return _report(args.name, args.root)
+    if args.cmd == "study":
+        if args.study is None:
+            if args.action == "run":
+                raise UsageError(f"study: name the study to run, one of {sorted(STUDIES)}")
+            return _study_status(sorted(STUDIES))
+        study = get_study(args.study)
+        if args.action == "status":
+            return _study_status([study.name])
+        variants = _variants(args.variants) if args.variants else None
+        outside = sorted(set(variants or ()) - set(study.variants))
+        if outside:
+            raise UsageError(f"--variants: {outside} are not arms of study {study.name}; accepted: "
+                             f"{', '.join(study.variants)}")
+        if args.threads is not None:
+            study = replace(study, config=replace(study.config, threads=args.threads))
+        _writable(study.folder, "results folder")
+        study.run(variants, args.seeds, recompute=args.recompute)
+        return _study_status([study.name])
+
+    cfg = _config(args)
+    _writable(Path(args.root) / args.name, "--root/--name")
     if args.cmd == "train":
-        cfg = replace(_config(args), variant=args.variant, seed=args.seed)
-        r = train(cfg, f"{args.root}/{args.name}", progress=True)
-        print(f"{cfg.variant} seed {cfg.seed}: best val {r['best_val_loss']:.4f}, final "
-              f"{r['final_val_loss']:.4f}, {r['tokens_per_s']:.0f} tokens/s")
+        cfg = replace(cfg, variant=args.variant, seed=args.seed)
+        out = Path(args.root) / args.name
+        finished = (out / f"{cfg.variant}-seed{cfg.seed}.json").exists() and not args.recompute
+        r = train(cfg, out, progress=True, force=args.recompute)
+        what = "finished earlier (--recompute retrains)" if finished else "trained"
+        print(f"{cfg.variant} seed {cfg.seed} {what}: val (full split) {r['val_loss_full']:.4f}, "
+              f"best val {r['best_val_loss']:.4f}, {r['tokens_per_s']:.0f} tokens/s")
         return 0
-    if args.cmd == "sweep":
-        seeds = [int(s) for s in args.seeds.split(",")]
-        sweep(_variants(args.variants), seeds, _config(args), args.name, args.root, progress=True)
-        args.cmd = "report"
-    results = load_results(args.name, args.root)
-    if not results:
-        print(f"no finished runs under {args.root}/{args.name}", file=sys.stderr)
-        return 1
-    by = {}
-    for r in results:
-        by.setdefault(r["variant"], []).append(r)
-    print(f"{'variant':32s} {'n':>2s} {'best val':>17s} {'final val':>17s} {'step s':>8s}")
-    for name, rs in sorted(by.items(), key=lambda kv: statistics.mean(r["best_val_loss"] for r in kv[1])):
-        best = [r["best_val_loss"] for r in rs]
-        final = [r["final_val_loss"] for r in rs]
-        sd = (lambda v: statistics.stdev(v) if len(v) > 1 else 0.0)
-        print(f"{name:32s} {len(rs):2d} {statistics.mean(best):8.4f} +- {sd(best):.4f} "
-              f"{statistics.mean(final):8.4f} +- {sd(final):.4f} "
-              f"{statistics.mean(r['step_time_s'] for r in rs):8.4f}")
-    return 0
+    sweep(_variants(args.variants), args.seeds, cfg, args.name, args.root, progress=True,
+          force=args.recompute)
+    return _report(args.name, args.root)
 
 
 def cli(argv=None) -> int:
-    """`main` with bad input (unknown variant or data source, corrupt checkpoint) as one line."""
+    """`main` with bad input, a corrupt or stale file, or a diverged run as one line, exit 2."""
     try:
         return main(argv)
-    except (ValueError, RuntimeError) as exc:
+    except SystemExit as exc:  # argparse: --help (0) or its one-line error (2)
+        return exc.code if isinstance(exc.code, int) else 2
+    except (UsageError, CorpusError, ResultError, TrainingDiverged, ValueError, TypeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
 

@@ -1,4 +1,4 @@
-"""Training, sweeps and cached results of the compact language-model path.
+"""Training, sweeps and result files of the compact language-model path.
 
 Results layout (how figures and diagnostics find the runs):
 
@@ -6,24 +6,34 @@ Results layout (how figures and diagnostics find the runs):
     <root>/<sweep>/<variant>-seed<k>.ckpt   checkpoint (model, optimizer, step, curves); resumable
     <root>/<sweep>/<variant>-seed<k>.pt     final weights (`load_model(result_path)` rebuilds it)
 
-`<root>` defaults to ``runs/lm`` (git-ignored). `load_results(sweep)` returns every finished
-result of a sweep; `sweep(variants, seeds, base)` trains what is missing and skips what is done
-(a run is done when its JSON exists with the same configuration hash).
+`<root>` defaults to ``runs/lm`` (git-ignored scratch). The committed studies of the ledger
+(`particles.lm.studies`) keep their result JSONs in the tracked folder ``results/lm/<study>/`` and
+their weights under ``runs/lm/<study>/``. `load_results(sweep)` returns every finished result of a
+sweep; `sweep(variants, seeds, base)` trains what is missing and skips what is done (a run is done
+when its JSON exists with the same configuration hash). `train` on a finished run returns the
+recorded result without training, unless `force=True`.
 
 A result JSON holds: ``config`` (the `TrainConfig`), ``config_hash``, ``data`` (source, sha256,
-sizes), ``variant``/``paper``/``label``, ``n_params`` and ``n_params_non_positional``,
-``oracle_calls`` per block, ``curves`` (``step``, ``val_loss``, ``train_loss``, ``lr``),
-``best_val_loss``, ``final_val_loss``, ``tokens_per_s``, ``step_time_s``, ``wall_clock_s``,
-``device``.
+sizes, the byte entropies of the training split), ``variant``/``paper``/``label``, ``n_params``
+and ``n_params_non_positional``, ``oracle_calls`` per block, ``curves`` (``step``, ``val_loss``,
+``train_loss``, ``lr``), ``best_val_loss`` / ``final_val_loss`` (on the fixed evaluation batches of
+the curve), ``val_loss_full`` (the final model on every non-overlapping window of the validation
+split: the number the ledger compares), ``tokens_per_s``, ``step_time_s``, ``wall_clock_s``, and
+the provenance ``commit``, ``torch``, ``python``, ``platform``, ``device``, ``threads``,
+``world_size``.
 
 Optimisers (seed 004 App. A.3, seed 002 App. D.3): AdamW by default with weight decay on
 matrices and embeddings, none on norms and scalars, and the scalars at `scalar_lr_mult` times the
 learning rate; `optimizer="muon"` routes 2-D block weights to `torch.optim.Muon` (momentum 0.95,
 Nesterov, no weight decay) and the rest to AdamW. Linear warmup, then cosine to
-`min_lr_ratio` x peak for every group; global gradient clipping. On CUDA the forward runs under
-bf16 autocast (fp16 with a GradScaler where bf16 is unsupported). Launched by `torchrun`
-(WORLD_SIZE > 1) it trains with DistributedDataParallel, every rank taking its rows of the same
-global batches; rank 0 writes.
+`min_lr_ratio` x peak for every group; global gradient clipping. On CUDA: TF32 matmuls, fused
+AdamW, the forward under bf16 autocast (fp16 with a GradScaler where bf16 is unsupported), and
+`torch.compile` when `compile=True`. Launched by `torchrun` (WORLD_SIZE > 1) it trains with
+DistributedDataParallel (gloo on CPU, NCCL on CUDA), every rank taking its rows of the same global
+batches; rank 0 writes.
+
+A non-finite loss stops the run with `TrainingDiverged` naming the step and the learning rate;
+the last checkpoint (written at the previous evaluation) is kept.
 """
 from __future__ import annotations
 
@@ -31,12 +41,15 @@ import hashlib
 import json
 import math
 import os
+import platform
+import subprocess
 import time
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Iterable
 
+import numpy as np
 import torch
 import torch.nn.functional as F
 
@@ -44,32 +57,42 @@ from particles.threads import torch_threads
 from theory.io import atomic_write, atomic_write_json
 
 from .blocks import count_oracle_calls
-from .data import Batches, load_corpus
+from .data import DEFAULT_SOURCE, Batches, byte_entropies, load_corpus
 from .model import GPT, GPTConfig, count_parameters
 from .variants import get_variant
 
 DEFAULT_ROOT = Path("runs/lm")
+VAL_SEED = 10_007  # the fixed validation batches of every curve, identical for every run
+
+
+class TrainingDiverged(FloatingPointError):
+    """The training loss became NaN or infinite."""
+
+
+class ResultError(ValueError):
+    """A result, checkpoint or weights file that is corrupt or belongs to another configuration."""
 
 
 @dataclass(frozen=True)
 class TrainConfig:
-    """One training run. Defaults are the compact CPU configuration of docs/training.md."""
+    """One training run. Defaults: the `main` study of docs/training.md (4 layers, 4 heads,
+    width 64, block 64, batch 32, 4000 AdamW steps on the pinned Shakespeare corpus)."""
 
     variant: str = "gd-lt"
     seed: int = 0
-    data: str = "stdlib"
+    data: str = DEFAULT_SOURCE
     max_bytes: int | None = None
     # model
     n_layer: int = 4
-    n_head: int = 2
-    n_embd: int = 32
-    block_size: int = 32
+    n_head: int = 4
+    n_embd: int = 64
+    block_size: int = 64
     # optimisation
-    steps: int = 200
-    batch_size: int = 16
+    steps: int = 4000
+    batch_size: int = 32
     lr: float = 3e-3
     min_lr_ratio: float = 0.1
-    warmup: int = 20
+    warmup: int = 100
     weight_decay: float = 0.1
     beta1: float = 0.9
     beta2: float = 0.95
@@ -78,26 +101,47 @@ class TrainConfig:
     optimizer: str = "adamw"  # or "muon" (hybrid Muon on 2-D block weights + AdamW)
     muon_lr: float = 0.02
     # evaluation
-    eval_interval: int = 25
-    eval_batches: int = 8
+    eval_interval: int = 200
+    eval_batches: int = 32
     # system
     device: str = "cpu"
     amp: bool = True  # autocast on CUDA (bf16, else fp16)
+    compile: bool = False  # torch.compile the model (CUDA)
     threads: int | None = None  # torch.set_num_threads for this process when set (CPU runs)
 
     def __post_init__(self):
         get_variant(self.variant)
+        for name in ("seed", "steps", "batch_size", "eval_interval", "eval_batches", "warmup",
+                     "n_layer", "n_head", "n_embd", "block_size"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an int, got {value!r}")
         for name in ("steps", "batch_size", "eval_interval", "eval_batches"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be >= 1, got {getattr(self, name)}")
-        if not 0 <= self.warmup <= self.steps:
-            raise ValueError(f"warmup must be in [0, steps], got {self.warmup}")
-        if self.lr <= 0 or self.muon_lr <= 0:
-            raise ValueError(f"lr and muon_lr must be > 0, got {self.lr}, {self.muon_lr}")
-        if not 0.0 <= self.min_lr_ratio <= 1.0:
-            raise ValueError(f"min_lr_ratio must be in [0, 1], got {self.min_lr_ratio}")
+        if self.seed < 0:
+            raise ValueError(f"seed must be >= 0, got {self.seed}")
+        if not 0 <= self.warmup < self.steps:
+            raise ValueError(f"warmup must be in [0, steps) = [0, {self.steps}), got {self.warmup}")
+        for name in ("lr", "muon_lr", "min_lr_ratio", "weight_decay", "beta1", "beta2", "grad_clip",
+                     "scalar_lr_mult"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise ValueError(f"{name} must be a finite number, got {value!r}")
+        for name in ("lr", "muon_lr", "grad_clip", "scalar_lr_mult"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
+        for name in ("min_lr_ratio", "beta1", "beta2"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
+        if self.weight_decay < 0:
+            raise ValueError(f"weight_decay must be >= 0, got {self.weight_decay}")
         if self.optimizer not in ("adamw", "muon"):
             raise ValueError(f"optimizer must be 'adamw' or 'muon', got {self.optimizer!r}")
+        if self.threads is not None and (isinstance(self.threads, bool) or not isinstance(self.threads, int)
+                                         or self.threads < 1):
+            raise ValueError(f"threads must be a positive int, got {self.threads!r}")
+        _check_device(self.device)
         GPTConfig(block_size=self.block_size, n_layer=self.n_layer, n_head=self.n_head,
                   n_embd=self.n_embd)
 
@@ -110,10 +154,32 @@ class TrainConfig:
         return asdict(self)
 
     def hash(self) -> str:
-        """Hash of everything that changes the result (device/amp included, threads not)."""
+        """Hash of everything that changes the result (device/amp/compile included, threads not)."""
         d = self.as_dict()
         d.pop("threads")
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+
+    def differences(self, other: "TrainConfig | dict") -> dict[str, tuple]:
+        """{field: (self's value, other's value)} for every field that changes the result."""
+        theirs = other if isinstance(other, dict) else other.as_dict()
+        return {k: (v, theirs.get(k, "<absent>")) for k, v in self.as_dict().items()
+                if k != "threads" and theirs.get(k, "<absent>") != v}
+
+
+def _check_device(device: str) -> None:
+    if not isinstance(device, str):
+        raise TypeError(f"device must be a string such as 'cpu' or 'cuda:0', got {device!r}")
+    try:
+        dev = torch.device(device)
+    except RuntimeError as exc:
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {device!r}") from exc
+    if dev.type == "cuda":
+        if not torch.cuda.is_available():
+            raise ValueError(f"device {device!r}: CUDA is not available on this machine; use device 'cpu'")
+        if dev.index is not None and dev.index >= torch.cuda.device_count():
+            raise ValueError(f"device {device!r}: only {torch.cuda.device_count()} CUDA device(s)")
+    elif dev.type != "cpu":
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {device!r}")
 
 
 QUICK = dict(n_layer=2, n_head=2, n_embd=32, block_size=32, steps=6, batch_size=4, warmup=2,
@@ -159,7 +225,9 @@ def build_optimizers(model: GPT, cfg: TrainConfig) -> list[torch.optim.Optimizer
     adamw = [grp for grp in adamw if grp["params"]]
     for grp in adamw:
         grp["lr"] = grp["base_lr"]
-    optimizers.insert(0, torch.optim.AdamW(adamw, betas=(cfg.beta1, cfg.beta2)))
+    fused = torch.device(cfg.device).type == "cuda"  # one kernel per step on CUDA; foreach on CPU
+    optimizers.insert(0, torch.optim.AdamW(adamw, betas=(cfg.beta1, cfg.beta2),
+                                           **({"fused": True} if fused else {})))
     return optimizers
 
 
@@ -198,50 +266,140 @@ def evaluate(model: torch.nn.Module, batches: Batches, n: int, device, ctx) -> f
     return total / n
 
 
+@torch.no_grad()
+def evaluate_full(model: torch.nn.Module, tokens: np.ndarray, block_size: int, batch_size: int,
+                  device, ctx) -> float:
+    """Mean next-byte loss (nats/byte) over every non-overlapping window of `block_size` + 1 bytes
+    of `tokens` (the whole validation split, in order; each target byte counted once)."""
+    n = (tokens.size - 1) // block_size
+    if n < 1:
+        raise ValueError(f"tokens: {tokens.size} bytes hold no window of block_size {block_size}")
+    t = torch.from_numpy(tokens[: n * block_size + 1].astype(np.int64))
+    x_all, y_all = t[:-1].view(n, block_size), t[1:].view(n, block_size)
+    model.eval()
+    total = 0.0
+    for i in range(0, n, batch_size):
+        x, y = x_all[i: i + batch_size].to(device), y_all[i: i + batch_size].to(device)
+        with ctx:
+            logits = model(x)
+        total += F.cross_entropy(logits.float().flatten(0, 1), y.flatten(), reduction="sum").item()
+    model.train()
+    return total / (n * block_size)
+
+
+def git_commit() -> str:
+    """`git rev-parse HEAD` of the toolkit's checkout (+ "-dirty" with uncommitted changes under
+    particles/ or theory/), or "unknown" outside a git checkout."""
+    root = Path(__file__).resolve().parents[2]
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
+                              timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "particles", "theory"], cwd=root,
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return head + ("-dirty" if dirty else "")
+
+
+def provenance(device: torch.device) -> dict:
+    """Where and with what a result was computed."""
+    return {"commit": git_commit(), "torch": torch.__version__, "python": platform.python_version(),
+            "platform": f"{platform.system()}-{platform.machine()}", "cpu": _cpu_model(),
+            "device": str(device) if device.type != "cuda" else torch.cuda.get_device_name(device),
+            "threads": torch.get_num_threads()}
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _read_json(path: Path, what: str) -> dict:
+    try:
+        data = json.loads(path.read_text())
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        return data
+    except (OSError, ValueError) as exc:
+        raise ResultError(f"{what} {path} is corrupt or unreadable ({type(exc).__name__}: {exc}); "
+                          f"delete it to recompute the run") from exc
+
+
+def read_result(path: Path | str, cfg: TrainConfig | None = None) -> dict:
+    """A result JSON, validated: readable, with the keys every reader uses, and (given `cfg`) of
+    that configuration; `ResultError` naming the file and the differing fields otherwise."""
+    path = Path(path)
+    r = _read_json(path, "result")
+    missing = [k for k in ("config", "config_hash", "curves", "val_loss_full", "data") if k not in r]
+    if missing:
+        raise ResultError(f"result {path} lacks {missing}; delete it to recompute the run")
+    if cfg is not None and r["config_hash"] != cfg.hash():
+        diff = cfg.differences(r["config"])
+        raise ResultError(f"result {path} is stale: its configuration differs in "
+                          + ", ".join(f"{k} (result {theirs!r}, wanted {ours!r})"
+                                      for k, (ours, theirs) in diff.items()))
+    return r
+
+
 def _load_checkpoint(path: Path, cfg: TrainConfig) -> dict:
     try:
         ckpt = torch.load(path, map_location="cpu", weights_only=False)
         if not isinstance(ckpt, dict) or "model" not in ckpt or "step" not in ckpt:
             raise ValueError("missing keys")
     except Exception as exc:
-        raise RuntimeError(f"checkpoint {path} is corrupt or unreadable ({type(exc).__name__}: "
-                           f"{exc}); delete it to restart the run") from exc
+        raise ResultError(f"checkpoint {path} is corrupt or unreadable ({type(exc).__name__}: "
+                          f"{exc}); delete it to restart the run") from exc
     if ckpt.get("config_hash") != cfg.hash():
-        raise RuntimeError(f"checkpoint {path} belongs to another configuration "
-                           f"({ckpt.get('config_hash')} != {cfg.hash()}); delete it to restart")
+        diff = cfg.differences(ckpt.get("config", {}))
+        raise ResultError(f"checkpoint {path} belongs to another configuration, differing in "
+                          + ", ".join(f"{k} (checkpoint {theirs!r}, this run {ours!r})"
+                                      for k, (ours, theirs) in diff.items())
+                          + "; delete it to restart, or rerun with the checkpoint's values")
     return ckpt
 
 
 def train(cfg: TrainConfig, out_dir: Path | str | None = None, *, progress: bool = False,
-          resume: bool = True) -> dict:
-    """Train one run; write `<out_dir>/<variant>-seed<k>.json` (+ .ckpt, .pt) when given.
-
-    Returns the result dict (see the module docstring).
-    """
+          resume: bool = True, force: bool = False, weights_dir: Path | str | None = None) -> dict:
+    """Train one run; write `<out_dir>/<variant>-seed<k>.json` (and the .ckpt/.pt next to it, or
+    in `weights_dir`) when `out_dir` is given. A finished run of the same configuration is read
+    back, not retrained, unless `force`. Returns the result dict (see the module docstring)."""
+    if out_dir is not None and not force:
+        done = Path(out_dir) / f"{run_stem(cfg.variant, cfg.seed)}.json"
+        if done.exists():
+            return read_result(done, cfg)
     with torch_threads(cfg.threads):
-        return _train(cfg, out_dir, progress, resume)
+        return _train(cfg, out_dir, progress, resume, weights_dir)
 
 
-def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool) -> dict:
+def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool, weights_dir) -> dict:
     rank, world = _dist()
     device = torch.device(cfg.device)
+    if device.type == "cuda":
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.backends.cudnn.allow_tf32 = True
     corpus = load_corpus(cfg.data, max_bytes=cfg.max_bytes)
     train_batches = Batches(corpus.train, cfg.block_size, cfg.batch_size, cfg.seed, rank, world)
     # Validation batches are the same for every variant and seed.
-    val_batches = Batches(corpus.val, cfg.block_size, cfg.batch_size, seed=10_007)
+    val_batches = Batches(corpus.val, cfg.block_size, cfg.batch_size, seed=VAL_SEED)
 
     torch.manual_seed(cfg.seed)  # model init; data order comes from Batches' own generators
     model = GPT(cfg.model_config, cfg.variant).to(device)
     optimizers = build_optimizers(model, cfg)
     ctx, scaler = _autocast(cfg, device)
-    net = model
+    net = torch.compile(model) if cfg.compile else model
     if world > 1:
         net = torch.nn.parallel.DistributedDataParallel(
-            model, device_ids=[device.index] if device.type == "cuda" else None)
+            net, device_ids=[device.index] if device.type == "cuda" else None)
 
     out_dir = Path(out_dir) if out_dir is not None else None
+    weights_dir = Path(weights_dir) if weights_dir is not None else out_dir
     stem = run_stem(cfg.variant, cfg.seed)
-    ckpt_path = out_dir / f"{stem}.ckpt" if out_dir else None
+    ckpt_path = weights_dir / f"{stem}.ckpt" if weights_dir else None
     curves = {"step": [], "val_loss": [], "train_loss": [], "lr": []}
     start, elapsed = 0, 0.0
     if resume and ckpt_path is not None and ckpt_path.exists():
@@ -268,7 +426,13 @@ def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool) -> dict:
             logits = net(x)
         loss = F.cross_entropy(logits.float().flatten(0, 1), y.flatten())
         if not torch.isfinite(loss):
-            raise FloatingPointError(f"{stem}: loss is {loss.item()} at step {step}")
+            if bar:
+                bar.close()
+            kept = f"; the checkpoint {ckpt_path} (step {start if not curves['step'] else curves['step'][-1]}) is kept" \
+                if ckpt_path is not None and ckpt_path.exists() else ""
+            raise TrainingDiverged(f"{stem}: the training loss is {loss.item()} at step {step} "
+                                   f"(learning rate {cfg.lr * factor:.3g}); the likely cause is a "
+                                   f"learning rate too large for this model (lr={cfg.lr}){kept}")
         (scaler.scale(loss) if scaler else loss).backward()
         if scaler:
             for opt in optimizers:
@@ -297,93 +461,95 @@ def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool) -> dict:
             if ckpt_path is not None and rank == 0 and not last:
                 state = {"model": model.state_dict(), "optimizers": [o.state_dict() for o in optimizers],
                          "step": step + 1, "curves": curves, "elapsed": elapsed,
-                         "config_hash": cfg.hash()}
+                         "config_hash": cfg.hash(), "config": cfg.as_dict()}
                 atomic_write(ckpt_path, lambda tmp: torch.save(state, tmp))
             t0 = time.perf_counter()
     if bar:
         bar.close()
 
-    done = cfg.steps - start
+    val_full = evaluate_full(model, corpus.val, cfg.block_size, cfg.batch_size, device, ctx)
     calls = count_oracle_calls(model.blocks[0], model.initial_state(train_batches.batch(0)[0][:1].to(device)))
     result = {
-        "config": cfg.as_dict(), "config_hash": cfg.hash(), "data": corpus.describe(),
+        "config": cfg.as_dict(), "config_hash": cfg.hash(),
+        "data": corpus.describe() | {"entropy_nats_per_byte": _entropies(cfg.data, cfg.max_bytes)},
         "variant": cfg.variant, "paper": model.variant.paper, "label": model.variant.label,
         "seed": cfg.seed, "n_params": count_parameters(model),
         "n_params_non_positional": count_parameters(model, non_positional=True),
         "oracle_calls": {"attn": calls.attn, "mlp": calls.mlp},
         "curves": curves, "best_val_loss": min(curves["val_loss"]),
-        "final_val_loss": curves["val_loss"][-1],
+        "final_val_loss": curves["val_loss"][-1], "val_loss_full": val_full,
         "wall_clock_s": elapsed,
-        "step_time_s": elapsed / max(1, cfg.steps),
-        "tokens_per_s": tokens_per_step * cfg.steps / elapsed if elapsed > 0 else float("nan"),
-        "resumed_from_step": start, "steps_this_session": done,
-        "device": str(device) if device.type != "cuda" else torch.cuda.get_device_name(device),
-        "world_size": world, "torch": torch.__version__,
+        "step_time_s": elapsed / max(1, cfg.steps - start),
+        "tokens_per_s": tokens_per_step * (cfg.steps - start) / elapsed if elapsed > 0 else float("nan"),
+        "resumed_from_step": start, "world_size": world, **provenance(device),
     }
     if out_dir is not None and rank == 0:
-        atomic_write(out_dir / f"{stem}.pt", lambda tmp: torch.save(model.state_dict(), tmp))
+        atomic_write(weights_dir / f"{stem}.pt", lambda tmp: torch.save(model.state_dict(), tmp))
         atomic_write_json(out_dir / f"{stem}.json", result)
         if ckpt_path.exists():
             ckpt_path.unlink()
     return result
 
 
-def load_model(result_path: Path | str, device: str = "cpu") -> tuple[GPT, dict]:
-    """Rebuild the trained model of a result JSON from its `.pt` weights; returns (model, result)."""
+def _entropies(source: str, max_bytes: int | None) -> dict[str, float]:
+    return byte_entropies(load_corpus(source, max_bytes=max_bytes).train)
+
+
+def load_model(result_path: Path | str, device: str = "cpu",
+               weights_dir: Path | str | None = None) -> tuple[GPT, dict]:
+    """Rebuild the trained model of a result JSON from its `.pt` weights (next to the JSON, or in
+    `weights_dir`); returns (model, result)."""
     result_path = Path(result_path)
-    result = json.loads(result_path.read_text())
-    cfg = TrainConfig(**result["config"])
+    result = read_result(result_path)
+    cfg = TrainConfig(**(result["config"] | {"device": device}))
     model = GPT(cfg.model_config, cfg.variant)
-    weights = result_path.with_suffix(".pt")
+    weights = Path(weights_dir or result_path.parent) / result_path.with_suffix(".pt").name
     try:
         model.load_state_dict(torch.load(weights, map_location=device, weights_only=True))
     except Exception as exc:
-        raise RuntimeError(f"weights {weights} are missing or corrupt ({exc})") from exc
+        raise ResultError(f"weights {weights} are missing or corrupt ({type(exc).__name__}); "
+                          f"retrain the run to rebuild them") from exc
     return model.to(device), result
 
 
 def is_done(out_dir: Path, cfg: TrainConfig) -> bool:
     path = out_dir / f"{run_stem(cfg.variant, cfg.seed)}.json"
-    if not path.exists():
-        return False
     try:
-        return json.loads(path.read_text()).get("config_hash") == cfg.hash()
-    except (json.JSONDecodeError, OSError):
+        read_result(path, cfg)
+    except ResultError:
         return False
+    return True
 
 
 def sweep(variants: Iterable[str], seeds: Iterable[int], base: TrainConfig | None = None,
-          name: str = "compact", root: Path | str = DEFAULT_ROOT, *, progress: bool = False) -> list[dict]:
+          name: str = "compact", root: Path | str = DEFAULT_ROOT, *, progress: bool = False,
+          weights_root: Path | str | None = None, force: bool = False) -> list[dict]:
     """Train every (variant, seed) of `base` that is not done under `<root>/<name>/`.
 
     Runs are ordered seed-major so an interrupted sweep has whole seeds first; finished runs are
-    never retrained (same configuration hash) and an interrupted run resumes from its checkpoint.
+    never retrained (same configuration hash) unless `force`, and an interrupted run resumes from
+    its checkpoint. A finished result of another configuration is a `ResultError` naming the
+    differing fields (never silently replaced).
     """
     base = base or TrainConfig()
     variants, seeds = list(variants), list(seeds)
     for v in variants:
         get_variant(v)
     out_dir = Path(root) / name
-    results = []
+    weights_dir = Path(weights_root) / name if weights_root is not None else None
     todo = [(s, v) for s in seeds for v in variants]
     it = todo
     if progress:
         from tqdm import tqdm
         it = tqdm(todo, desc=f"sweep {name}", unit="run")
-    for seed, variant in it:
-        cfg = replace(base, variant=variant, seed=seed)
-        path = out_dir / f"{run_stem(variant, seed)}.json"
-        if is_done(out_dir, cfg):
-            results.append(json.loads(path.read_text()))
-        else:
-            results.append(train(cfg, out_dir, progress=progress))
-    return results
+    return [train(replace(base, variant=variant, seed=seed), out_dir, progress=progress,
+                  force=force, weights_dir=weights_dir) for seed, variant in it]
 
 
 def load_results(name: str = "compact", root: Path | str = DEFAULT_ROOT) -> list[dict]:
-    """Every finished result JSON of the sweep `name`, sorted by (variant, seed)."""
+    """Every finished result JSON of the sweep `name`, validated, sorted by (variant, seed)."""
     out_dir = Path(root) / name
-    results = [json.loads(p.read_text()) for p in sorted(out_dir.glob("*.json"))]
+    results = [read_result(p) for p in sorted(out_dir.glob("*.json"))]
     return sorted(results, key=lambda r: (r["variant"], r["seed"]))
 
 

@@ -1,0 +1,127 @@
+"""The committed training studies behind the ledger's experiment claims.
+
+A `Study` is one configuration (`TrainConfig` with the variant and seed left open), the arms
+(variants) it trains and the seeds it aims for. Its finished runs are small JSON files in the
+tracked folder ``results/lm/<study>/<variant>-seed<k>.json`` (config, seed, corpus sha256, commit,
+torch, device, the evaluation curve, final metrics, tokens/s; see `particles.lm.train`); weights
+and checkpoints stay in the git-ignored ``runs/lm/<study>/``. The ledger reads the committed
+JSONs and never trains: `Study.collect` returns the valid results and names every run that is
+missing, unreadable or stale (its configuration differs from the study's; the fields are named).
+``python -m particles.lm study run NAME`` trains what is missing, seed-major (whole seeds
+first), resuming interrupted runs, so the folder fills across sittings.
+
+Studies (docs/training.md gives the learning curves these were chosen from):
+
+* ``main`` -- 4 layers, 4 heads, width 64, block 64, batch 32, 4000 AdamW steps (8.2M training
+  bytes, 1.7 passes over the pinned Shakespeare corpus). The scale of seed 000 Table 2 (4 layers,
+  4 heads, width 64; App. B) and the common scale of every other table (seeds 002 and 004 train
+  12-layer GPT-2 small models; we keep their depth ratio of 1 between arms, not their size).
+* ``deep`` -- the same with 8 layers and 8 heads: seed 000 App. B's setting of Tables 1 and 3
+  (8 layers, 8 heads, width 64).
+* ``honesty`` -- a 100-step run of the baseline, retrained by CI and compared with its committed
+  JSON (`tests/test_lm_results.py`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .train import ResultError, TrainConfig, read_result, run_stem, sweep
+from .variants import get_variant
+
+REPO = Path(__file__).resolve().parents[2]
+RESULTS_ROOT = REPO / "results" / "lm"  # tracked: one JSON per finished run
+WEIGHTS_ROOT = REPO / "runs" / "lm"  # git-ignored: weights and checkpoints
+
+MAIN = TrainConfig()
+DEEP = replace(MAIN, n_layer=8, n_head=8)
+HONESTY = replace(MAIN, steps=100, warmup=10, eval_interval=25, eval_batches=8, threads=1)
+
+# seed 004 Tables 2 and 5 (17 update rules)
+YURII = ("gd-euler", "gd-lt", "polyak-euler", "polyak-lt", "nesterov-euler", "nesterov-lt",
+         "hamiltonian", "prk-verlet-ama", "prk-verlet-mam",
+         *(f"imex{lnv}-k{k}-{order}" for lnv in ("", "-lnv") for k in (1, 2) for order in ("am", "ma")))
+# seed 002 Tables 1 and 2, §4.2 (SOAP is ~20x slower per step: last)
+MOMENTUM_STREAMS = ("adam", "adamw", "yurii", "tmm", "rmsprop", "ortho", "hb", "muon", "soap")
+# seed 000 Table 2 (linear attention, smaller configuration)
+SYMPFORMER_LINEAR = ("gd-lt-linear", "nesterov-lt-linear", "symp-linear-plain-euler",
+                     "symp-linear-presymp-euler")
+# seed 000 Table 1 (softmax attention, 8 layers / 8 heads)
+SYMPFORMER_SOFTMAX = ("gd-lt", "nesterov-lt", "symp-softmax-plain-euler", "symp-softmax-presymp-euler",
+                      "symp-softmax-presymp-expeuler", "symp-softmax-presymp-ab2",
+                      "symp-softmax-presymp-etd-ab2")
+
+
+@dataclass(frozen=True)
+class Collected:
+    """The valid committed results of some arms of a study, and what is not (yet) usable."""
+
+    results: dict[str, dict[int, dict]]  # variant -> seed -> result
+    missing: list[str] = field(default_factory=list)  # run stems with no result file
+    invalid: dict[str, str] = field(default_factory=dict)  # run stem -> why (stale, corrupt)
+
+    def paired_seeds(self, variants) -> list[int]:
+        """Seeds with a valid result for every one of `variants` (the pairing of the claims)."""
+        common = None
+        for v in variants:
+            seeds = set(self.results.get(v, {}))
+            common = seeds if common is None else common & seeds
+        return sorted(common or ())
+
+
+@dataclass(frozen=True)
+class Study:
+    name: str
+    config: TrainConfig
+    variants: tuple[str, ...]
+    seeds: tuple[int, ...]
+
+    def __post_init__(self):
+        for v in self.variants:
+            get_variant(v)
+
+    def run_config(self, variant: str, seed: int) -> TrainConfig:
+        return replace(self.config, variant=variant, seed=seed)
+
+    @property
+    def folder(self) -> Path:
+        return RESULTS_ROOT / self.name
+
+    def path(self, variant: str, seed: int) -> Path:
+        return self.folder / f"{run_stem(variant, seed)}.json"
+
+    def collect(self, variants=None, seeds=None) -> Collected:
+        """Every committed result of `variants` x `seeds` (default: the study's) that is valid for
+        this study's configuration; the rest is listed as missing or invalid, by run name."""
+        results: dict[str, dict[int, dict]] = {}
+        missing, invalid = [], {}
+        for v in variants or self.variants:
+            for s in seeds or self.seeds:
+                path = self.path(v, s)
+                if not path.exists():
+                    missing.append(run_stem(v, s))
+                    continue
+                try:
+                    results.setdefault(v, {})[s] = read_result(path, self.run_config(v, s))
+                except ResultError as exc:
+                    invalid[run_stem(v, s)] = str(exc)
+        return Collected(results, missing, invalid)
+
+    def run(self, variants=None, seeds=None, *, progress: bool = True, recompute: bool = False):
+        """Train the missing runs (all of them with `recompute`), seed-major; results go to the
+        tracked folder, weights to ``runs/lm/<study>/``."""
+        return sweep(variants or self.variants, seeds or self.seeds, self.config, self.name,
+                     RESULTS_ROOT, progress=progress, weights_root=WEIGHTS_ROOT, force=recompute)
+
+
+STUDIES: dict[str, Study] = {s.name: s for s in (
+    Study("main", MAIN, tuple(dict.fromkeys(YURII + MOMENTUM_STREAMS + SYMPFORMER_LINEAR)), (0, 1, 2, 3, 4)),
+    Study("deep", DEEP, tuple(dict.fromkeys(SYMPFORMER_SOFTMAX + SYMPFORMER_LINEAR)), (0, 1, 2, 3, 4)),
+    Study("honesty", HONESTY, ("gd-lt",), (0,)),
+)}
+
+
+def get_study(name: str) -> Study:
+    if name not in STUDIES:
+        raise ValueError(f"study must be one of {sorted(STUDIES)}, got {name!r}")
+    return STUDIES[name]
