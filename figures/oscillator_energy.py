@@ -13,7 +13,7 @@ from figures.oscillator_rollouts import LABELS
 @figure("oscillator-energy", claims=["sp_transformer:fig-7ab", "sp_transformer:fig-7cd"])
 def draw(ctx: Context) -> None:
     """H(ẑ(t)) per network (all seeds) and for implicit midpoint on [0, 600]."""
-    change = {**ctx.evidence("sp_transformer:fig-7cd").numbers["energy_relative_change"]}
+    change = {**ctx.evidence("sp_transformer:fig-7cd").numbers.get("energy_relative_change", {})}
     res = sp_train.collect(ctx.budget).records
     ref = sp_train.reference(sp_train.get_budget(ctx.budget).t_rollout)
     t = sp_train.times(len(ref))

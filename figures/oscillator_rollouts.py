@@ -40,7 +40,7 @@ def draw(ctx: Context) -> None:
                             lw=1.2 if first else 0.6, alpha=1.0 if first else 0.45,
                             label=f"{LABELS[name]} (seed {rec['seed']})" if first else None)
                 ax.axvline(2.0, color="0.6", lw=0.6, ls=":")
-                blow = ev["blowup_time"][name]
+                blow = ev.get("blowup_time", {}).get(name, [])
                 ax.set_title(f"{LABELS[name]}, [0, {t_end:g}]; blow-up t: "
                              + ", ".join("none" if np.isinf(b) else f"{b:g}" for b in blow), fontsize=8)
                 ax.tick_params(labelsize=7)
@@ -52,7 +52,8 @@ def draw(ctx: Context) -> None:
             for rec in res[name]:
                 header.append(f"q1_{name}_seed{rec['seed']}")
                 columns.append(rec["rollout"][:, 0])
-    epochs = {n: r[0]["epochs"] for n, r in sp_train.collect(ctx.budget).records.items()}
+    epochs = {n: sorted({r["epochs"] for r in recs})
+              for n, recs in sp_train.collect(ctx.budget).records.items()}
     fig.suptitle("Seed 001 fig. 7 reproduced (k = 3.5, warm-up t = 0…1.6, dotted line t = 2): "
                  f"budget {ctx.budget}, epochs {epochs}; thin lines are further seeds", fontsize=9)
     fig.tight_layout()

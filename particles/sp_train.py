@@ -35,6 +35,7 @@ import os
 import platform
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -297,7 +298,7 @@ def _train(network: str, seed: int, b: Budget, recompute: bool, progress: bool,
         state["losses"].append(total / Z.shape[0])
         state["epoch"] = epoch + 1
         state["wall_clock_s"] += time.perf_counter() - start
-        if state["epoch"] % max(1, settings.n_epochs // MILESTONES) == 0:
+        if state["epoch"] in milestone_epochs(settings.n_epochs):
             model.eval()
             state["milestones"].append(milestone(model, b, state))
         if path is not None and (state["epoch"] % b.checkpoint_every == 0
@@ -316,6 +317,13 @@ def rollout_summary(traj: np.ndarray, t_end: float) -> dict:
     return {"q1_error": {key(*w): q1_error(traj, ref, *w) for w in HORIZONS},
             "max_abs": {key(*w): max_abs(traj, *w) for w in (*HORIZONS, (2.0, t_end))},
             "energy_relative_change": energy_drift(traj)["relative_change"]}
+
+
+def milestone_epochs(n_epochs: int) -> list[int]:
+    """The epochs after which a milestone is recorded: every tenth of the run (every epoch for short
+    runs)."""
+    step = max(1, n_epochs // MILESTONES)
+    return list(range(step, n_epochs + 1, step))
 
 
 def milestone(model, b: Budget, state: dict) -> dict:
@@ -395,11 +403,12 @@ def read_result(path: Path) -> dict:
     try:
         r = json.loads(path.read_text(encoding="utf-8"))
         cfg, n = r["config"], r["epochs"]
-        assert cfg["schema"] == SCHEMA, f"schema {cfg['schema']} != {SCHEMA}"
+        if cfg["schema"] != SCHEMA:
+            return r  # an older layout: `collect` reports it stale (config field `schema`)
         assert len(r["train_loss"]) == len(r["val_loss"]) == n, "loss curves shorter than epochs"
         n_states = round(cfg["rollout"]["t_end"] / r["rollout"]["h"]) + 1
         assert len(r["rollout"]["states"]) == n_states, "rollout has the wrong length"
-        assert len(r["milestones"]) == MILESTONES, "milestones missing"
+        assert [m["epoch"] for m in r["milestones"]] == milestone_epochs(n), "milestones missing"
         assert cfg["network"] != "resnet" or "output_bound" in r, "no output_bound"
         assert cfg["network"] != "sp_transformer" or "structure" in r, "no structure"
     except (OSError, ValueError, KeyError, TypeError, AssertionError) as exc:
@@ -417,6 +426,7 @@ def record(result: dict, path: Path | None = None) -> dict:
             "val_losses": np.array([nan(v) for v in result["val_loss"]], dtype=np.float64),
             "rollout": np.array([[nan(v) for v in row] for row in result["rollout"]["states"]],
                                 dtype=np.float64),
+            "milestones": result["milestones"],
             "output_bound": result.get("output_bound"), "structure": result.get("structure"),
             "provenance": result["provenance"]}
 
@@ -629,12 +639,20 @@ def _seed(text: str) -> int:
 
 
 def _writable(parser: _Parser, option: str, path: Path) -> None:
-    """`path` is (or can be made) a writable folder: checked before any training starts."""
-    probe = path
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        parser.error(f"argument {option}: {path} is not a writable folder")
+    """`path` is a folder that exists or can be created, and a file can be written in it: checked
+    by a probe file in the deepest existing folder (creating nothing) before any training starts."""
+    anchor = Path(path)
+    if anchor.exists() and not anchor.is_dir():
+        parser.error(f"argument {option}: {path} is a file; give a folder")
+    while not anchor.exists():
+        anchor = anchor.parent
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".probe-", dir=anchor)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        parser.error(f"argument {option}: cannot write {path} ({exc.strerror or exc}); "
+                     "give a writable folder")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,5 @@
-"""The four integrators of seed 001 fig. 6, the Stiefel Adam, training and rollouts
-(particles.sp_networks, particles.sp_train)."""
-import dataclasses
+"""The four integrators of seed 001 fig. 6 and the Stiefel Adam (particles.sp_networks); training
+and rollouts are in test_sp_train.py."""
 
 import numpy as np
 import pytest
@@ -8,7 +7,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from particles import geometry, sp_train
+from particles import geometry
 from particles.sp_networks import (NETWORKS, StiefelAdam, Table2, build, cayley_retraction,
                                    stiefel_project)
 from theory import symplectic
@@ -142,122 +141,13 @@ def test_stiefel_adam_stays_on_the_manifold_and_finds_the_polar_factor():
     assert torch.linalg.norm(Phi.detach() - U @ Vh) < 5e-2
 
 
-def test_training_keeps_psd_matrices_on_the_stiefel_manifold():
-    rec = sp_train.train("sp_transformer", 0, "quick")
-    for Phi in rec["model"].stiefel_parameters():
-        eye = torch.eye(Phi.shape[1], dtype=torch.float64)
-        torch.testing.assert_close(Phi.T @ Phi, eye, rtol=0, atol=1e-12)
-
-
-# ------------------------------------------------------------------ training and rollouts
-
-
-@pytest.mark.parametrize("name", sorted(NETWORKS))
-def test_quick_training_reduces_the_one_step_loss(name):
-    rec = sp_train.train(name, 0, "quick")
-    losses = rec["losses"]
-    assert len(losses) == sp_train.BUDGETS["quick"].epochs[name]
-    assert losses[-1] < losses[0]
-    assert rec["rollout"].shape == (251, 4)
-    np.testing.assert_array_equal(rec["rollout"][:5], sp_train.reference(100.0)[:5])
-
-
-def test_resumed_training_equals_uninterrupted_training(tmp_path, monkeypatch):
-    monkeypatch.setattr(sp_train, "RUNS", tmp_path)
-    budget = dataclasses.replace(sp_train.BUDGETS["quick"], name="resume", checkpoint_every=1,
-                                 t_rollout=4.0)
-    order = sp_train._epoch_order
-
-    class Interrupted(Exception):
-        pass
-
-    def interrupt_at_epoch_2(seed, epoch, n):
-        if epoch == 2:
-            raise Interrupted
-        return order(seed, epoch, n)
-
-    monkeypatch.setattr(sp_train, "_epoch_order", interrupt_at_epoch_2)
-    with pytest.raises(Interrupted):
-        sp_train.train("sympnet", 0, budget)
-    assert torch.load(tmp_path / "resume" / "sympnet-seed0.pt", weights_only=False)["epoch"] == 2
-    monkeypatch.setattr(sp_train, "_epoch_order", order)
-    resumed = sp_train.train("sympnet", 0, budget)
-    fresh = sp_train.train("sympnet", 0, dataclasses.replace(budget, checkpoint_every=0))
-    assert resumed["epochs"] == 3 and resumed["losses"] == fresh["losses"]
-    for a, b in zip(resumed["model"].parameters(), fresh["model"].parameters()):
-        torch.testing.assert_close(a, b, rtol=0, atol=0)
-    np.testing.assert_array_equal(resumed["rollout"], fresh["rollout"])
-
-
-def test_finished_checkpoint_extends_to_more_epochs(tmp_path, monkeypatch):
-    monkeypatch.setattr(sp_train, "RUNS", tmp_path)
-    base = dataclasses.replace(sp_train.BUDGETS["quick"], name="extend", checkpoint_every=1,
-                               t_rollout=4.0)
-    two = dataclasses.replace(base, epochs={**base.epochs, "resnet": 2})
-    three = dataclasses.replace(base, epochs={**base.epochs, "resnet": 3})
-    sp_train.train("resnet", 0, two)
-    extended = sp_train.train("resnet", 0, three)
-    fresh = sp_train.train("resnet", 0, dataclasses.replace(three, checkpoint_every=0))
-    assert extended["epochs"] == 3 and extended["losses"] == fresh["losses"]
-    np.testing.assert_array_equal(extended["rollout"], fresh["rollout"])
-    with pytest.raises(ValueError, match="settings"):   # cutting a run back is refused
-        sp_train.train("resnet", 0, two)
-
-
-class _Linear(torch.nn.Module):
-    seq_len = 1
-
-    def __init__(self, A):
-        super().__init__()
-        self.A = A
-
-    def forward(self, Z):
-        return Z[..., -1] @ self.A.T
-
-
-def test_rollout_feeds_predictions_back_and_stops_at_blow_up():
-    theta = 0.3
-    R = torch.tensor([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]],
-                     dtype=torch.float64)
-    z0 = np.array([[1.0, 0.0]])
-    out = sp_train.rollout(_Linear(R), z0, 10)
-    for n in range(11):
-        np.testing.assert_allclose(out[n], np.linalg.matrix_power(R.numpy(), n) @ z0[0], atol=1e-14)
-    grow = sp_train.rollout(_Linear(10 * torch.eye(2, dtype=torch.float64)), z0, 10)
-    assert np.isnan(grow[7:]).all() and np.isfinite(grow[:6]).all()   # 10^6 >= blow-up threshold
-    ref = np.ones((11, 2))
-    assert sp_train.blowup_time(grow, ref, factor=2.0) == pytest.approx(0.4)   # 10 > 2 at step 1
-    assert sp_train.blowup_time(ref, ref) == float("inf")
-
-
-def test_diagnostics_vanish_on_the_reference():
-    ref = sp_train.reference(100.0)
-    assert sp_train.q1_error(ref, ref, 2.0, 20.0) == 0.0
-    drift = sp_train.energy_drift(ref)
-    # implicit midpoint: bounded O(h²) oscillation of H, no drift (|slope| · 100 ≪ 1% of H ≈ 3).
-    assert abs(drift["slope"]) * 100 < 1e-2 and abs(drift["relative_change"]) < 1e-2
-
-
 @pytest.mark.parametrize("make, match", [
     (lambda: Table2(upscale=5), "even"), (lambda: Table2(n_heads=3), "n_heads"),
     (lambda: Table2(upscale=2), "upscale"), (lambda: Table2(seq_len=0), "seq_len"),
     (lambda: build("lstm"), "name"), (lambda: build("resnet")(torch.zeros(2, 3, 1, dtype=torch.float64)), "Z"),
     (lambda: StiefelAdam([torch.nn.Parameter(torch.zeros(2, 3))]), "params"),
     (lambda: StiefelAdam([torch.nn.Parameter(torch.zeros(3, 2))], lr=0.0), "lr"),
-    (lambda: sp_train.get_budget("medium"), "budget"),
-    (lambda: sp_train.train("lstm", 0), "network"),
-    (lambda: sp_train.rollout(build("transformer"), np.zeros((3, 4)), 2), "warmup"),
 ])
 def test_bad_input_raises_naming_the_parameter(make, match):
     with pytest.raises(ValueError, match=match):
         make()
-
-
-def test_structure_windows_stop_where_a_rollout_blew_up():
-    from claims.sp_experiment import _rollout_windows
-    traj = np.arange(40.0).reshape(10, 4)
-    traj[7:] = np.nan                                      # blew up after 7 states
-    W = _rollout_windows({"rollout": traj, "model": build("transformer")}, n_windows=10)
-    assert W.shape == (3, 4, 5)                            # starts 0, 1, 2: windows inside states 0..6
-    torch.testing.assert_close(W[-1], torch.as_tensor(traj[2:7].T), rtol=0, atol=0)
-    assert not sp_train.energy_drift(traj)["finite"]

@@ -1,0 +1,155 @@
+"""The statistics and the decision path of the seed-001 §5 experiment claims (claims.sp_experiment),
+on hand-computed numbers and on synthetic committed results whose verdict is known."""
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy import stats
+
+from claims import sp_experiment as spx
+from particles import sp_train
+from particles.sp_networks import NETWORKS
+
+# t_{0.975, 2}, the 95% two-sided quantile with n = 3 seeds, in closed form: for 2 degrees of
+# freedom the t quantile is (2p − 1)·√(2 / (4p(1 − p))) (= 4.3027)
+T975_2 = 0.95 * math.sqrt(2 / (4 * 0.975 * 0.025))
+
+
+def test_seed_test_on_hand_computed_numbers():
+    # values 1, 2, 3: mean 2, SD 1, half-width t_{0.975,2}/√3 = 2.484
+    r = spx.seed_test([1.0, 2.0, 3.0], "<", 5.0)
+    assert r["mean"] == 2.0 and r["sd"] == 1.0 and r["n_seeds"] == 3
+    np.testing.assert_allclose(r["ci95"], [2 - T975_2 / math.sqrt(3), 2 + T975_2 / math.sqrt(3)], rtol=1e-12)
+    assert r["verdict"] == "holds"                                      # 4.48 < 5
+    # MDE at n = 3, two-sided 5%, power 80%: (t_{0.975,2} + t_{0.8,2}) · SD/√n
+    assert r["mde"] == pytest.approx((T975_2 + stats.t.ppf(0.8, 2)) / math.sqrt(3), rel=1e-12)
+    assert spx.seed_test([1.0, 2.0, 3.0], ">", 5.0)["verdict"] == "fails"
+    assert spx.seed_test([1.0, 2.0, 3.0], "within", (-1.0, 4.0))["verdict"] == "inconclusive"
+    assert spx.seed_test([1.0, 2.0, 3.0], "within", (-1.0, 4.5))["verdict"] == "holds"
+
+
+def test_failure_uses_the_family_wise_interval():
+    # mean 2, half-width of the 95% CI 2.48 (excludes 4.6 > 2 + 2.48) but the Bonferroni interval
+    # over 5 components, t_{0.995,2}/√3 = 5.73, does not: not a failure in a family of 5
+    alone, family = spx.seed_test([1.0, 2.0, 3.0], ">", 4.6), spx.seed_test([1.0, 2.0, 3.0], ">", 4.6, family=5)
+    assert alone["verdict"] == "fails" and family["verdict"] == "inconclusive"
+    np.testing.assert_allclose(family["ci_family"][1] - 2, stats.t.ppf(1 - 0.005, 2) / math.sqrt(3), rtol=1e-12)
+
+
+def test_inconclusive_names_the_n_that_would_decide():
+    r = spx.seed_test([0.2, 0.9, 0.4], "<", 0.8)
+    assert r["verdict"] == "inconclusive"
+    n, sd, gap = r["n_to_decide"], r["sd"], 0.8 - r["mean"]
+    assert stats.t.ppf(0.975, n - 1) * sd / math.sqrt(n) < gap <= stats.t.ppf(0.975, n - 2) * sd / math.sqrt(n - 1)
+
+
+def test_too_few_seeds_or_non_finite_values_decide_nothing():
+    assert spx.seed_test([0.1, 0.1], "<", 0.5) == {
+        "n_seeds": 2, "claimed": "mean < 0.5", "values": [0.1, 0.1], "verdict": "inconclusive",
+        "reason": "2 finite seeds, 3 needed"}
+    assert spx.seed_test([0.1, np.inf, 0.1], "<", 0.5)["verdict"] == "inconclusive"
+    with pytest.raises(ValueError, match="side"):
+        spx.seed_test([1.0, 2.0, 3.0], "<=", 0.5)
+
+
+values = st.lists(st.floats(-10, 10), min_size=3, max_size=8)
+
+
+@given(values, st.floats(-10, 10), st.floats(-5, 5), st.sampled_from(["<", ">"]), st.integers(1, 6))
+def test_verdict_is_exclusive_and_invariant_under_a_common_shift(v, bound, shift, side, family):
+    r = spx.seed_test(v, side, bound, family)
+    s = spx.seed_test([x + shift for x in v], side, bound + shift, family)
+    assert r["ci95"][0] <= r["mean"] <= r["ci95"][1]
+    assert r["ci_family"][0] <= r["ci95"][0] and r["ci95"][1] <= r["ci_family"][1]
+    # a shift by a few units moves the CI ends by rounding only: the verdict is unchanged unless a
+    # CI end sits within rounding (1e-9) of the bound
+    edges = [*r["ci95"], *r["ci_family"]]
+    if min(abs(e - bound) for e in edges) > 1e-9:
+        assert r["verdict"] == s["verdict"]
+    flipped = spx.seed_test([-x for x in v], "<" if side == ">" else ">", -bound, family)
+    assert flipped["verdict"] == r["verdict"] or min(abs(e - bound) for e in edges) <= 1e-9
+
+
+def test_a_claim_is_the_conjunction_of_its_components():
+    c = lambda *vs: {str(i): {"verdict": v} for i, v in enumerate(vs)}  # noqa: E731
+    assert spx.combine(c("holds", "holds")) == "holds"
+    assert spx.combine(c("holds", "inconclusive")) == "inconclusive"
+    assert spx.combine(c("inconclusive", "fails", "holds")) == "fails"
+
+
+# ------------------------------------------------------------------ the decision on committed results
+
+
+@pytest.fixture
+def committed(tmp_path, monkeypatch):
+    """A committed budget of 10 epochs, 3 seeds, results under tmp_path, never trained."""
+    b = dataclasses.replace(sp_train.BUDGETS["full"], epochs={n: 10 for n in NETWORKS}, seeds=(0, 1, 2),
+                            structure_windows=2)
+    monkeypatch.setitem(sp_train.BUDGETS, "full", b)
+    monkeypatch.setattr(sp_train, "RESULTS", tmp_path)
+    monkeypatch.setattr(sp_train, "train", lambda *a, **k: pytest.fail("a claim trained"))
+    return b
+
+
+def _commit(b, network: str, seed: int, traj: np.ndarray) -> None:
+    """A synthetic finished run whose every milestone rolls out `traj`."""
+    n = b.epochs[network]
+    milestones = [{"epoch": e, **sp_train.rollout_summary(traj, b.t_rollout)}
+                  for e in sp_train.milestone_epochs(n)]
+    loss = list(np.geomspace(1.0, 1e-2, n))
+    result = {"config": sp_train.run_config(network, seed, b), "epochs": n,
+              "train_loss": loss, "val_loss": loss, "final": {},
+              "rollout": {"h": 0.4, "states": sp_train._round(traj, 8)},
+              "milestones": sp_train._round(milestones, 7),
+              "provenance": {"commit": "synthetic", "seconds_per_epoch": 0.0}}
+    if network == "resnet":
+        result["output_bound"] = [20.0] * 4
+    if network == "sp_transformer":
+        result["structure"] = {k: [0.5, -0.5] for k in ("core_log_det", "attention_log_det")}
+        result["structure"].update(feedforward_log_det=[0.0, 0.0], feedforward_defect=[0.0, 0.0],
+                                   core_relative_defect=[3.0, 4.0])
+    sp_train.write_result(sp_train.RESULTS / f"{network}-seed{seed}.json", result)
+
+
+def _t():
+    return sp_train.times(len(sp_train.reference()))
+
+
+def test_missing_runs_are_named_and_nothing_is_trained(committed):
+    _commit(committed, "resnet", 0, sp_train.reference())
+    ev = spx.fig_7ab("full")
+    assert ev.verdict == "inconclusive"
+    assert ev.numbers["runs_not_usable"]["missing"] == ["resnet-seed1", "resnet-seed2", "sympnet-seed0",
+                                                        "sympnet-seed1", "sympnet-seed2"]
+    assert "python -m particles.sp_train --networks resnet sympnet --seeds 0 1 2" in ev.criterion
+
+
+def test_fig_7ab_holds_when_the_resnet_leaves_the_box_and_the_sympnet_stays(committed):
+    ref, t = sp_train.reference(), _t()
+    for s in range(3):
+        noisy = ref * (1 + 0.01 * (s - 1))                   # seeds differ by ±1%: SD > 0
+        blown = noisy.copy()
+        blown[t > 12.0] *= 10.0 + s                          # out of the box 2·max|z_ref| after t = 12
+        _commit(committed, "resnet", s, blown)
+        _commit(committed, "sympnet", s, noisy)
+    ev = spx.fig_7ab("full")
+    assert ev.verdict == "holds", ev.numbers["components"]
+    assert ev.numbers["n_seeds"] == 3 and all(c["n_seeds"] == 3 for c in ev.numbers["components"].values())
+    assert ev.numbers["verdict_at_epochs"] == {8: "holds", 9: "holds", 10: "holds"}
+
+
+def test_fig_7cd_fails_when_the_standard_transformer_keeps_its_energy(committed):
+    ref = sp_train.reference()
+    for s in range(3):
+        for n in ("transformer", "sp_transformer"):
+            _commit(committed, n, s, ref * (1 + 0.01 * (s - 1)))
+    ev = spx.fig_7cd("full")
+    comp = ev.numbers["components"]
+    assert ev.verdict == "fails"
+    assert comp["transformer_loses_energy"]["verdict"] == "fails"          # change ≈ 0, not < −10%
+    assert comp["sp_transformer_keeps_energy"]["verdict"] == "holds"
+    assert list(ev.counterexample["failed_components"]) == ["transformer_loses_energy",
+                                                             "transformer_minus_sp_energy_change"]
