@@ -426,28 +426,28 @@ def _perturbation_dependence(f, x, dim: int, vocab_size, batch_dim, chunk: int) 
             worst[:] = [by_pos[t].item(), f"output position t={t} changes when input position "
                         f"s={k} > t is perturbed: |Δout| = {by_pos[t].item():.3e} at output index {idx}"]
 
-    with torch.no_grad():
-        base = _output(f, x, dim, T)
-        stacked = batch_dim is not None
-        if stacked:  # copies along the batch axis, the unperturbed x first in every call
-            B = x.shape[batch_dim]
-            for start in range(0, len(masks), chunk):
-                ks = range(start, min(start + chunk, len(masks)))
-                out = f(torch.cat([x] + [perturbed(k) for k in ks], dim=batch_dim))
-                if (not isinstance(out, torch.Tensor) or out.ndim != base.ndim
-                        or out.shape[batch_dim] != B * (1 + len(ks))):
-                    stacked = False
-                    break
-                pieces = out.split(B, dim=batch_dim)
-                if _change(pieces[0], base).max().item() != 0.0:
-                    stacked = False  # f couples the batch (or rounds by batch size): one call each
-                    break
-                for k, piece in zip(ks, pieces[1:]):
-                    record(k, _change(piece, pieces[0]))
-        if not stacked:  # every perturbation again, each in its own call (record overwrites)
-            worst[:] = [0.0, None]
-            for k in range(len(masks)):
-                record(k, _change(_output(f, perturbed(k), dim, T), base))
+    # f runs in the caller's grad mode (a force computed by autograd inside f needs it)
+    base = _output(f, x, dim, T)
+    stacked = batch_dim is not None
+    if stacked:  # copies along the batch axis, the unperturbed x first in every call
+        B = x.shape[batch_dim]
+        for start in range(0, len(masks), chunk):
+            ks = range(start, min(start + chunk, len(masks)))
+            out = f(torch.cat([x] + [perturbed(k) for k in ks], dim=batch_dim))
+            if (not isinstance(out, torch.Tensor) or out.ndim != base.ndim
+                    or out.shape[batch_dim] != B * (1 + len(ks))):
+                stacked = False
+                break
+            pieces = out.split(B, dim=batch_dim)
+            if _change(pieces[0], base).max().item() != 0.0:
+                stacked = False  # f couples the batch (or rounds by batch size): one call each
+                break
+            for k, piece in zip(ks, pieces[1:]):
+                record(k, _change(piece, pieces[0]))
+    if not stacked:  # every perturbation again, each in its own call (record overwrites)
+        worst[:] = [0.0, None]
+        for k in range(len(masks)):
+            record(k, _change(_output(f, perturbed(k), dim, T), base))
     text = worst[1]
     if text is None and T > 1 and suffix[:-1].max().item() > 0:
         t = int(torch.argmax(suffix[:-1]))
@@ -477,7 +477,8 @@ def causal_dependence(f: Map, x: torch.Tensor, *, dim: int = 1, method: str | No
     `batch_dim` (default 0 when dim > 0, None otherwise), `chunk` per call, the unperturbed x
     first in every call; if f's outputs for that first copy differ from f(x) alone, f couples
     the batch (e.g. BatchNorm in train mode) and each perturbation is run as its own call with
-    the shape of x (2T − 1 calls)."""
+    the shape of x (2T − 1 calls). f runs in the caller's grad mode: call under torch.no_grad()
+    to save memory unless f differentiates inside."""
     _check_map(f)
     x = _check_x(x, floating=False)
     dim = _position_axis(dim, x)

@@ -467,3 +467,41 @@ def test_docs_examples_run_as_written():
     result = doctest.testfile(str(DOCS), module_relative=False, verbose=False,
                               optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 20 and result.failed == 0
+
+
+# ------------------------------------------------------------------ the ledger's causality claims
+
+
+def _leaky_sdpa(original):
+    """scaled_dot_product_attention whose causal mask lets every query see one later key."""
+    def sdpa(q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False, **kw):
+        if is_causal:
+            T = q.shape[-2]
+            attn_mask = torch.ones(T, T, dtype=torch.bool, device=q.device).tril(1)
+        return original(q, k, v, attn_mask=attn_mask, dropout_p=dropout_p, **kw)
+    return sdpa
+
+
+@pytest.mark.parametrize("claim_id,patch", [
+    ("sympformer:causal-hamiltonian", "visible"),
+    ("momentum_streams:ns-causal", "sdpa"),
+])
+def test_causality_claims_fail_when_the_mask_leaks_one_position(monkeypatch, claim_id, patch):
+    """The verdict is computed from the measured dependence maps, not pinned: with a causal mask
+    shifted by one position inside the models (SympFormer's masked kernel; softmax attention's
+    mask), each claim's verdict changes from its pinned one to `fails`."""
+    import claims.lm_structure  # noqa: F401  (registers the claims)
+    from claims import registry
+    from particles.lm import blocks
+
+    c = registry()[claim_id]
+    if patch == "visible":
+        visible = blocks._visible
+        monkeypatch.setattr(blocks, "_visible", lambda T, device, dtype: (
+            torch.ones(T, T, device=device, dtype=torch.bool).tril(1), visible(T, device, dtype)[1]))
+    else:
+        monkeypatch.setattr(torch.nn.functional, "scaled_dot_product_attention",
+                            _leaky_sdpa(torch.nn.functional.scaled_dot_product_attention))
+    evidence = c.check("quick")
+    assert c.expect in ("holds", "holds-with-correction")
+    assert evidence.verdict == "fails"
