@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         differs = [r.claim.id for r in results if not r.as_expected]
         if differs:
             failed.append(f"ledger: verdict differs from expect for {differs}")
+    print(f"figures ({budget}) in {out}" + (f", ledger page {page}" if LEDGER in names else ""))
     for line in failed:
         print("FAILED", line, file=sys.stderr)
     return 1 if failed else 0
