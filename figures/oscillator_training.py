@@ -18,12 +18,13 @@ COLORS = ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:b
 @figure("oscillator-training", claims=sorted(set(CLAIMS.values())))
 def draw(ctx: Context) -> None:
     """Training (solid) and k = 3.5 validation (dashed) loss per epoch, per network and seed."""
+    evidence = {c: ctx.evidence(c).numbers for c in sorted(set(CLAIMS.values()))}  # (re)trains first
     got = sp_train.collect(ctx.budget)
     fig, axes = plt.subplots(1, 4, figsize=(16, 3.8), sharey=True)
     header, columns, n_max = ["epoch"], [], max(
         [len(r["losses"]) for recs in got.records.values() for r in recs] or [1])
     for ax, (name, recs) in zip(axes, got.records.items()):
-        training = ctx.evidence(CLAIMS[name]).numbers["training"].get(name, {})
+        training = evidence[CLAIMS[name]]["training"].get(name, {})
         drops = dict(zip(training.get("seeds", []), training.get("last_10pct_relative_drop", [])))
         for rec, color in zip(recs, COLORS):
             epochs = np.arange(1, len(rec["losses"]) + 1)
