@@ -19,8 +19,9 @@ Conventions (seed 001 §1, §4; `theory.symplectic`):
   depend on input positions s ≤ t only.
 
 Precision. Jacobians are computed in the dtype of `x` (the map as the user runs it, float32
-included) with `torch.func.jacrev`; the algebra on them (DᵀJD, slogdet) is done on a float64 copy
-of D, so the only rounding that matters is the Jacobian's own. Default tolerances follow from that:
+included) with `torch.func.jacrev`; the algebra on them (DᵀJD − cJ, slogdet) is
+`theory.symplectic`'s, on a float64 copy of D (one implementation for torch maps and for the
+theory layer's matrices), so the only rounding that matters is the Jacobian's own. Default tolerances follow from that:
 relative `RTOL_ULPS · eps(dtype)` where eps is the machine epsilon of the lower-precision of the
 input and output dtypes, scaled by the size of the map (stated in each assertion). Causality is
 decided exactly (tolerance 0) by default: a causal computation produces exact zeros, not small
@@ -44,7 +45,7 @@ import torch
 from torch.func import jacrev, vmap
 
 from theory.checks import nonnegative, positive_int, real
-from theory.symplectic import canonical_J as _canonical_J_np
+from theory import symplectic as sy
 
 __all__ = ["assert_symplectic", "assert_conformally_symplectic", "assert_volume_preserving",
            "assert_causal", "jacobian", "symplectic_residual", "log_volume", "causal_dependence",
@@ -97,15 +98,16 @@ def canonical_J(n: int, *, dtype: torch.dtype = torch.float64, device=None) -> t
     n = positive_int(n, "n")
     if n % 2:
         raise ValueError(f"n must be even (a (q, p) state in R^(2d)), got {n}")
-    return torch.as_tensor(_canonical_J_np(n // 2), dtype=dtype, device=device)
+    return torch.as_tensor(sy.canonical_J(n // 2), dtype=dtype, device=device)
 
 
 def _form(J, n: int, name: str, device) -> torch.Tensor:
     """J as a float64 (n, n) tensor; canonical when None. Antisymmetric and invertible, or raise."""
     if J is None:
         if n % 2:
-            raise ValueError(f"x: the flattened state has odd dimension {n}; J defaults to "
-                             f"[[0, I], [-I, 0]] on (q, p) in R^(2d): pass {name} for another form")
+            space = "x" if name == "J" else "f(x)"
+            raise ValueError(f"{space}: the flattened state has odd dimension {n}; {name} defaults "
+                             f"to [[0, I], [-I, 0]] on (q, p) in R^(2d): pass {name} for another form")
         return canonical_J(n, device=device)
     if not isinstance(J, (torch.Tensor, np.ndarray)):
         raise TypeError(f"{name} must be a torch.Tensor or numpy array, got {type(J).__name__}")
@@ -160,14 +162,18 @@ def jacobian(f: Map, x: torch.Tensor, *, event_dims: int = 1) -> torch.Tensor:
     return D.reshape(*batch, D.shape[-2], n)
 
 
+def _np64(D: torch.Tensor) -> np.ndarray:
+    return D.detach().to(torch.float64).cpu().numpy()
+
+
 def _residual(f, x, J, J_out, factor, event_dims):
     D = jacobian(f, x, event_dims=event_dims)
     m, n = D.shape[-2:]
     J = _form(J, n, "J", D.device)
     J_out = J if J_out is None and m == n else _form(J_out, m, "J_out", D.device)
     c = _factor(factor, D.shape[:-2], D.device)
-    D64 = D.detach().to(torch.float64)
-    return D64.transpose(-1, -2) @ J_out @ D64 - c[..., None, None] * J, D, J_out, c
+    R = sy.conformal_residual(_np64(D), c.cpu().numpy(), J_out.cpu().numpy(), J.cpu().numpy())
+    return torch.from_numpy(R).to(D.device), D, J_out, c
 
 
 def symplectic_residual(f: Map, x: torch.Tensor, *, J=None, J_out=None, factor=1.0,
@@ -184,13 +190,13 @@ def symplectic_residual(f: Map, x: torch.Tensor, *, J=None, J_out=None, factor=1
 
 def log_volume(f: Map, x: torch.Tensor, *, event_dims: int = 1
                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """(sign, log|det D f(x)|, D) by `torch.linalg.slogdet` on a float64 copy of the Jacobian
-    (log|det| = 0 iff volume preserving; −inf for a singular Jacobian), batched."""
+    """(sign, log|det D f(x)|, D) by slogdet (`theory.symplectic.signed_log_volume`) on a float64
+    copy of the Jacobian (log|det| = 0 iff volume preserving; −inf if singular), batched."""
     D = jacobian(f, x, event_dims=event_dims)
     if D.shape[-1] != D.shape[-2]:
         raise ValueError(f"f must map a state to a state of the same size for a volume, got a "
                          f"{D.shape[-2]}×{D.shape[-1]} Jacobian")
-    sign, logabsdet = torch.linalg.slogdet(D.detach().to(torch.float64))
+    sign, logabsdet = (torch.from_numpy(v).to(D.device) for v in sy.signed_log_volume(_np64(D)))
     return sign, logabsdet, D
 
 

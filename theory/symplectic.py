@@ -115,6 +115,12 @@ def symplectic_defect(D, J_out: np.ndarray | None = None, J_in: np.ndarray | Non
 
 def conformal_defect(D, sigma, J_out: np.ndarray | None = None, J_in: np.ndarray | None = None):
     """‖Dᵀ J_out D − σ J_in‖_F: zero iff D is conformally symplectic with factor σ."""
+    return np.linalg.norm(conformal_residual(D, sigma, J_out, J_in), axis=(-2, -1))
+
+
+def conformal_residual(D, sigma, J_out: np.ndarray | None = None, J_in: np.ndarray | None = None):
+    """Dᵀ J_out D − σ J_in (batched; σ a number or an array over the batch). The one place this
+    residual is computed: `particles.verify` evaluates it on torch Jacobians."""
     D = np.asarray(D, dtype=np.float64)
     if D.ndim < 2:
         raise ValueError(f"D must be a (batch of) matrices, got shape {D.shape}")
@@ -126,14 +132,17 @@ def conformal_defect(D, sigma, J_out: np.ndarray | None = None, J_in: np.ndarray
     if J_out.shape != (m, m) or J_in.shape != (n, n):
         raise ValueError(f"J_out {J_out.shape} / J_in {J_in.shape} do not fit D {D.shape[-2:]}")
     sigma = np.asarray(sigma, dtype=np.float64)[..., None, None]
-    R = np.swapaxes(D, -1, -2) @ J_out @ D - sigma * J_in
-    return np.linalg.norm(R, axis=(-2, -1))
+    return np.swapaxes(D, -1, -2) @ J_out @ D - sigma * J_in
 
 
 def log_volume(D):
     """log|det D| (0 iff volume preserving), batched; -inf for singular D."""
-    D = _square_batch(D)
-    return np.linalg.slogdet(D)[1]
+    return signed_log_volume(D)[1]
+
+
+def signed_log_volume(D) -> tuple[np.ndarray, np.ndarray]:
+    """(sign of det D, log|det D|) by slogdet, batched (`particles.verify` reports the sign)."""
+    return np.linalg.slogdet(_square_batch(D))
 
 
 def best_conformal_factor(D, J: np.ndarray | None = None):
