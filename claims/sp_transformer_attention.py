@@ -262,7 +262,9 @@ def eq_21_volume(budget: str) -> Evidence:
     Z = torch.tensor([[1.0, 2.0], [0.0, 0.0]], dtype=F64)
     A = torch.eye(2, dtype=F64)
     layer = CayleyAttention(2, A=A)
-    det = float(np.linalg.det(geometry.jacobian(layer, Z[None], event_dims=2)[0].detach().numpy()))
+    D = geometry.jacobian(layer, Z[None], event_dims=2)[0].detach().numpy()
+    sign, logabs = sy.signed_log_volume(D)
+    det = float(sign * np.exp(logabs))
     z1, z2 = Z[:, 0], Z[:, 1]
     c = float(z1 @ A @ z2)
     det_formula = 1 + 2 / (1 + c ** 2) * float(z2 @ A @ z2 - z1 @ A @ z1)
