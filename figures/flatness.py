@@ -1,4 +1,4 @@
-"""flatness: seed 002 §6.1 sharpness diagnostics (App. G) of trained compact models."""
+"""flatness: seed 002 §6.1 sharpness diagnostics (App. G) of trained models of the main study."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt

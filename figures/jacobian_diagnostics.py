@@ -1,4 +1,4 @@
-"""jacobian-diagnostics: seed 002 §5.3 full-block Jacobian spectra of trained compact models,
+"""jacobian-diagnostics: seed 002 §5.3 full-block Jacobian spectra of trained models of the main study,
 laid out as the paper's Figure 2 (a)-(d)."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def draw(ctx: Context) -> None:
     fig, axes = plt.subplots(1, 4, figsize=(17, 3.8))
     for k, (v, rows) in enumerate(study.items()):
         color, label = f"C{k}", VARIANTS[v].label.split(" (")[0]
-        axes[0].plot([r["best_val_loss"] for r in rows], [r["persistence"] for r in rows], "o",
+        axes[0].plot([r["val_loss_full"] for r in rows], [r["persistence"] for r in rows], "o",
                      color=color, label=label)
         for ax, key in zip(axes[1:], ("log_min_gain", "stable_rank", "spread")):
             per_layer = np.array([r[key] for r in rows])
@@ -28,7 +28,7 @@ def draw(ctx: Context) -> None:
             ax.plot(layers, per_layer.mean(0), "o-", color=color, label=label)
             if len(rows) > 1:
                 ax.fill_between(layers, per_layer.min(0), per_layer.max(0), color=color, alpha=0.15)
-    axes[0].set_xlabel("best validation loss")
+    axes[0].set_xlabel("validation loss (full split)")
     axes[0].set_ylabel("P = Σ_ℓ log σ_min^eff(J_ℓ)")
     axes[0].set_title(f"(a) min-gain persistence vs loss; Spearman ρ = "
                       f"{ev.numbers['spearman_persistence_vs_loss']:.2f}", fontsize=9)

@@ -1,45 +1,30 @@
-"""training-curves: validation loss vs step of the compact sweep, per paper table (mean ± std)."""
+"""training-curves: validation loss vs step of the committed studies, per paper table (mean ± std)."""
 from __future__ import annotations
-
-import tempfile
 
 import matplotlib.pyplot as plt
 import numpy as np
 
 from claims import lm as lm_claims
-from particles.threads import torch_threads
 from figures import Context, figure
-from particles.lm import train as lm_train
+from particles.lm.studies import get_study
 
-# claim id -> (rows, sweep configuration, sweep name) exactly as the claim reads them
-COMPACT = (None, lm_claims.SWEEP)
-PANELS = {"yurii:table-2": (lm_claims.YURII_ROWS, *COMPACT),
-          "yurii:table-5": (lm_claims.YURII_TABLE_5_ROWS, *COMPACT),
-          "momentum_streams:table-1": (lm_claims.MS_TABLE_1_ROWS, *COMPACT),
-          "momentum_streams:table-2": (lm_claims.MS_TABLE_2_ROWS, *COMPACT),
-          "sympformer:table-1": (lm_claims.SYMP_TABLE_1_ROWS, *COMPACT),
-          "sympformer:table-2": (lm_claims.SYMP_TABLE_2_ROWS, *COMPACT),
-          "sympformer:table-3": (lm_claims.SYMP_TABLE_3_ROWS, lm_claims.LARGE,
-                                 lm_claims.LARGE_SWEEP)}
-QUICK_PANEL = {"quick: GD+Lie-Trotter": "gd-lt", "quick: Nesterov+Lie-Trotter": "nesterov-lt"}
+# claim id -> (rows, study) exactly as the claim reads them
+PANELS = {"yurii:table-2": (lm_claims.YURII_ROWS, "main"),
+          "yurii:table-5": (lm_claims.YURII_TABLE_5_ROWS, "main"),
+          "momentum_streams:table-1": (lm_claims.MS_TABLE_1_ROWS, "main"),
+          "momentum_streams:table-2": (lm_claims.MS_TABLE_2_ROWS, "main"),
+          "momentum_streams:muon-soap-text": (lm_claims.MS_PRECOND_TEXT_ROWS, "main"),
+          "sympformer:table-1": (lm_claims.SYMP_TABLE_1_ROWS, "deep"),
+          "sympformer:table-2": (lm_claims.SYMP_TABLE_2_ROWS, "main"),
+          "sympformer:table-3": (lm_claims.SYMP_TABLE_3_ROWS, "deep")}
 
 
-def _quick_results() -> dict[str, list[dict]]:
-    """Seconds-long runs (`particles.lm.train.QUICK`, 2 seeds) that exercise the drawing path."""
-    base = lm_train.TrainConfig(**lm_train.QUICK)
-    with tempfile.TemporaryDirectory() as tmp, torch_threads(1):
-        rs = lm_train.sweep(QUICK_PANEL.values(), (0, 1), base, "quick", tmp)
-    out: dict[str, list[dict]] = {}
-    for r in rs:
-        out.setdefault(r["variant"], []).append(r)
-    return out
-
-
-def _panel(ax, rows: dict[str, str], results: dict[str, list[dict]], title: str) -> dict:
+def _panel(ax, rows: dict[str, str], study: str, seeds: list[int], title: str) -> dict:
+    got = get_study(study).collect(list(dict.fromkeys(rows.values())))
     data = {}
     colors = [plt.cm.tab20(k % 20) if len(rows) > 10 else f"C{k}" for k in range(len(rows))]
     for k, (label, variant) in enumerate(rows.items()):
-        runs = results.get(variant, [])
+        runs = [got.results[variant][s] for s in seeds if s in got.results.get(variant, {})]
         if not runs:
             continue
         steps = np.array(runs[0]["curves"]["step"])
@@ -49,32 +34,32 @@ def _panel(ax, rows: dict[str, str], results: dict[str, list[dict]], title: str)
         ax.fill_between(steps, mean - std, mean + std, color=colors[k], alpha=0.2)
         data[label] = {"variant": variant, "step": steps.tolist(), "mean": mean.tolist(),
                        "std": std.tolist(), "seeds": [r["seed"] for r in runs]}
+    if not data:
+        ax.text(0.5, 0.5, "no committed runs", ha="center", va="center", transform=ax.transAxes)
     ax.set_title(title, fontsize=8)
     ax.set_xlabel("step")
     ax.set_ylabel("validation loss (nats/byte)")
-    ax.legend(fontsize=6)
+    ax.set_ylim(top=2.4)
+    if data:
+        ax.legend(fontsize=6)
     return data
 
 
 @figure("training-curves", claims=list(PANELS))
 def draw(ctx: Context) -> None:
-    """Validation loss vs step per variant of each reproduced table, mean ± std over seeds."""
-    if ctx.budget == "quick":
-        panels = {"quick (2 seeds)": (QUICK_PANEL, _quick_results())}
-    else:
-        panels = {}
-        for cid, (rows, config, name) in PANELS.items():
-            ctx.evidence(cid)  # the ordering claim runs the sweep for whatever is missing
-            panels[f"{cid} → {ctx.evidence(cid).verdict}"] = (rows, lm_claims.compact_results(
-                list(dict.fromkeys(rows.values())), ctx.budget, config, name))
-    ncols = min(3, len(panels))
-    nrows = -(-len(panels) // ncols)
+    """Validation loss vs step per variant of each table, mean ± std over the claim's seeds."""
+    n = len(PANELS)
+    ncols = 3
+    nrows = -(-n // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(5.5 * ncols, 4.2 * nrows), squeeze=False)
-    data = {title: _panel(ax, rows, results, title)
-            for ax, (title, (rows, results)) in zip(axes.flat, panels.items())}
-    for ax in list(axes.flat)[len(panels):]:
+    data = {}
+    for ax, (cid, (rows, study)) in zip(axes.flat, PANELS.items()):
+        ev = ctx.evidence(cid)
+        title = f"{cid} ({study}, {ev.numbers['n_seeds']} paired seeds) → {ev.verdict}"
+        data[cid] = _panel(ax, rows, study, ev.numbers["seeds"], title)
+    for ax in list(axes.flat)[n:]:
         ax.axis("off")
-    fig.suptitle(f"training-curves ({ctx.budget}): compact sweep, identical data order per seed",
+    fig.suptitle("training-curves: committed studies (results/lm), identical data order per seed",
                  fontsize=10)
     fig.tight_layout()
     ctx.save(fig)

@@ -32,7 +32,7 @@ TINY = ["--n-layer", "1", "--n-head", "2", "--n-embd", "16", "--block-size", "16
     (["study", "run"], ["study", "main"]),
     (["study", "run", "nope"], ["study", "main"]),
     (["study", "run", "honesty", "--variants", "tmm"], ["--variants", "honesty", "gd-lt"]),
-    (["study", "walk"], ["action", "status", "run"]),
+    (["study", "walk"], ["action", "status", "run", "diagnose"]),
 ])
 def test_bad_input_is_one_line_naming_the_parameter(args, names, tmp_path, capsys):
     root = tmp_path / "runs"

@@ -3,7 +3,9 @@
   train     one run (variant x seed) -> <root>/<name>/<variant>-seed<k>.json (+ .pt)
   sweep     variants x seeds, skipping finished runs, resuming interrupted ones
   study     the ledger's committed studies: `study status [NAME]` lists what is committed, missing
-            or stale; `study run NAME` trains what is missing into results/lm/NAME/ (tracked)
+            or stale; `study run NAME` trains what is missing into results/lm/NAME/ (tracked);
+            `study diagnose NAME` computes seed 002's flatness and Jacobian diagnostics of its
+            trained models into results/lm/NAME-diagnostics/
   report    mean +- std of best/final validation loss per variant of a finished sweep
   variants  the variant table (paper, locator, oracle calls counted per block)
 
@@ -23,8 +25,10 @@ import sys
 from dataclasses import fields, replace
 from pathlib import Path
 
+from particles.threads import torch_threads
+
 from .data import SOURCES, CorpusError
-from .studies import STUDIES, get_study
+from .studies import DIAGNOSED, STUDIES, get_study
 from .train import DEFAULT_ROOT, ResultError, TrainConfig, TrainingDiverged, load_results, sweep, train
 from .variants import VARIANTS
 
@@ -181,7 +185,7 @@ def main(argv=None) -> int:
         p.add_argument("--root", default=str(DEFAULT_ROOT), help=f"results root (default {DEFAULT_ROOT})")
         p.add_argument("--recompute", action="store_true", help="retrain finished runs")
     p_study = sub.add_parser("study", help="status or run of a committed study (results/lm/NAME)")
-    p_study.add_argument("action", choices=("status", "run"))
+    p_study.add_argument("action", choices=("status", "run", "diagnose"))
     p_study.add_argument("study", nargs="?", default=None, help=f"one of {sorted(STUDIES)}")
     p_study.add_argument("--variants", default=None, help="a subset of the study's variants")
     p_study.add_argument("--seeds", type=_seeds, default=None, help="a subset of seeds (default: the study's)")
@@ -209,11 +213,19 @@ def main(argv=None) -> int:
             return _study_status([study.name])
         variants = _variants(args.variants) if args.variants else None
         outside = sorted(set(variants or ()) - set(study.variants))
+        if args.action == "diagnose" and variants:
+            outside = sorted(set(variants) - set(DIAGNOSED))
         if outside:
             raise UsageError(f"--variants: {outside} are not arms of study {study.name}; accepted: "
                              f"{', '.join(study.variants)}")
         if args.threads is not None:
             study = replace(study, config=replace(study.config, threads=args.threads))
+        if args.action == "diagnose":
+            _writable(study.diagnostics_folder, "diagnostics folder")
+            with torch_threads(args.threads):
+                written = study.diagnose(variants, args.seeds, recompute=args.recompute)
+            print(f"study {study.name}: diagnostics written for {len(written)} runs: {', '.join(written)}")
+            return 0
         _writable(study.folder, "results folder")
         study.run(variants, args.seeds, recompute=args.recompute)
         return _study_status([study.name])

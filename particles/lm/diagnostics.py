@@ -412,3 +412,65 @@ def full_block_diagnostics(blocks: Sequence[Callable[[torch.Tensor], torch.Tenso
             "spread": [s.spread for s in spectra],
             "sigma_max_eff": [s.sigma_max_eff for s in spectra],
             "n_kept": [s.n_kept for s in spectra], "cutoff": cutoff}
+
+
+# ---------------------------------------------------------------------------------------------
+# both diagnostics of one trained run (what the ledger's seed-002 claims compare across variants)
+
+FLATNESS_SETTINGS = {
+    # quick: a handful of HVPs on one batch, to exercise the path; decides nothing
+    "quick": {"batches": 1, "probes": 2, "power_iters": 3, "grid": 5},
+    # full: Appendix G's hyperparameters (T_pow = 15, tau = 1e-3, P = 10, G = 11, alpha_max = 0.5)
+    "full": {"batches": 4, "probes": PROBES, "power_iters": POWER_ITERS, "grid": GRID},
+}
+JACOBIAN_SETTINGS = {"quick": {"sequences": 1, "tokens": 8}, "full": {"sequences": 2, "tokens": 16}}
+SIGMA_CUTOFF = 1e-6  # the one absolute singular-value cutoff shared by every model (§5.3)
+PROBE_SEED = 1234  # the generator of the probes, power-iteration start and loss-curve direction
+
+
+def validation_batches(result: dict, n: int) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    """The first `n` fixed validation batches of a run's corpus: the batches its validation curve
+    was measured on, identical for every variant and seed (App. G: "shared across all variants")."""
+    from .data import Batches, load_corpus
+    from .train import VAL_SEED
+    cfg = result["config"]
+    corpus = load_corpus(cfg["data"], max_bytes=cfg["max_bytes"])
+    val = Batches(corpus.val, cfg["block_size"], cfg["batch_size"], seed=VAL_SEED)
+    return [val.batch(k) for k in range(n)]
+
+
+def block_maps(model: torch.nn.Module, idx: torch.Tensor) -> tuple[list, list]:
+    """F_ℓ: X_ℓ ↦ X_{ℓ+1} for one sequence `idx` (1, T) with the auxiliary streams (and SympFormer's
+    time) fixed to their trajectory values, and the trained activations X̄_ℓ (seed 002 §5.3)."""
+    state = model.initial_state(idx)
+    maps, xs = [], []
+    for block in model.blocks:
+        frozen = {k: v.detach() for k, v in state.items()}
+        maps.append(lambda X, block=block, frozen=frozen: block({**frozen, "x": X[None]})["x"][0])
+        xs.append(frozen["x"][0])
+        with torch.no_grad():
+            state = block(frozen)
+    return maps, xs
+
+
+def model_diagnostics(model: torch.nn.Module, result: dict, budget: str = "full") -> dict[str, Any]:
+    """Flatness (App. G) and full-block Jacobian summaries (§5.3) of one trained model, in float64,
+    on the run's shared validation batches; `budget` picks FLATNESS/JACOBIAN_SETTINGS."""
+    if budget not in FLATNESS_SETTINGS:
+        raise ValueError(f"budget must be one of {sorted(FLATNESS_SETTINGS)}, got {budget!r}")
+    fs, js = FLATNESS_SETTINGS[budget], JACOBIAN_SETTINGS[budget]
+    model = model.double()
+    batches = validation_batches(result, fs["batches"])
+    params = [p for p in model.parameters() if p.requires_grad]
+    loss = lambda b: torch.nn.functional.cross_entropy(model(b[0]).flatten(0, 1), b[1].flatten())  # noqa: E731
+    rep = flatness(loss, params, batches, generator=torch.Generator().manual_seed(PROBE_SEED),
+                   probes=fs["probes"], power_iters=fs["power_iters"], grid=fs["grid"])
+    flat = rep.as_dict() | {"trace_stderr": rep.trace.stderr}
+    idx = batches[0][0][: js["sequences"], : js["tokens"]]
+    per_seq = [full_block_diagnostics(*block_maps(model, row[None]), SIGMA_CUTOFF) for row in idx]
+    mean = lambda k: np.mean([d[k] for d in per_seq], axis=0).tolist()  # noqa: E731
+    jac = {"persistence": float(np.mean([d["persistence"] for d in per_seq])),
+           "log_min_gain": mean("log_min_gain"), "stable_rank": mean("stable_rank"),
+           "spread": mean("spread"), "n_kept": mean("n_kept")}
+    return {"flatness": flat, "jacobian": jac,
+            "settings": {"flatness": fs, "jacobian": js, "cutoff": SIGMA_CUTOFF, "probe_seed": PROBE_SEED}}

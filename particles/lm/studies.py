@@ -18,6 +18,10 @@ Studies (docs/training.md gives the learning curves these were chosen from):
   12-layer GPT-2 small models; we keep their depth ratio of 1 between arms, not their size).
 * ``deep`` -- the same with 8 layers and 8 heads: seed 000 App. B's setting of Tables 1 and 3
   (8 layers, 8 heads, width 64).
+* ``main-diagnostics`` -- not a training: seed 002's flatness (App. G) and full-block Jacobian
+  (§5.3) summaries of the trained `main` models of vanilla, Adam, HB, Yurii and TMM
+  (`Study.diagnose`), one JSON per run in ``results/lm/main-diagnostics/``, tied to the run by its
+  configuration hash and the sha256 of its weights.
 * ``honesty`` -- a 100-step run of the baseline, retrained by CI and compared with its committed
   JSON (`tests/test_lm_results.py`).
 """
@@ -26,7 +30,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .train import ResultError, TrainConfig, read_result, run_stem, sweep
+import hashlib
+import json
+
+from theory.io import atomic_write_json
+
+from . import diagnostics as dg
+from .train import ResultError, TrainConfig, load_model, provenance, read_result, run_stem, sweep
 from .variants import get_variant
 
 REPO = Path(__file__).resolve().parents[2]
@@ -107,12 +117,81 @@ class Study:
                     invalid[run_stem(v, s)] = str(exc)
         return Collected(results, missing, invalid)
 
+    @property
+    def diagnostics_folder(self) -> Path:
+        return RESULTS_ROOT / f"{self.name}-diagnostics"
+
+    def diagnose(self, variants=None, seeds=None, *, recompute: bool = False, progress: bool = True) -> list[str]:
+        """Compute `particles.lm.diagnostics.model_diagnostics` (full settings) of every committed
+        run of `variants` x `seeds` whose weights are in ``runs/lm/<study>/``; returns the stems
+        written (skipping valid existing ones unless `recompute`)."""
+        from tqdm import tqdm
+        written = []
+        todo = [(v, s) for s in (seeds or self.seeds) for v in (variants or DIAGNOSED)]
+        for v, s in tqdm(todo, desc=f"diagnose {self.name}", unit="run", disable=not progress):
+            stem = run_stem(v, s)
+            if not self.path(v, s).exists() or not (WEIGHTS_ROOT / self.name / f"{stem}.pt").exists():
+                continue
+            if not recompute and self._read_diagnostics(v, s) is not None:
+                continue
+            model, result = load_model(self.path(v, s), weights_dir=WEIGHTS_ROOT / self.name)
+            out = dg.model_diagnostics(model, result, "full") | {
+                "variant": v, "seed": s, "result_config_hash": result["config_hash"],
+                "weights_sha256": _sha256(WEIGHTS_ROOT / self.name / f"{stem}.pt"),
+                "val_loss_full": result["val_loss_full"], **provenance(model.lm_head_weight.device)}
+            atomic_write_json(self.diagnostics_folder / f"{stem}.json", out)
+            written.append(stem)
+        return written
+
+    def _read_diagnostics(self, variant: str, seed: int) -> dict | None:
+        """The committed diagnostics of a run, or None when absent; ResultError when unreadable or
+        stale (computed for another configuration or with other settings)."""
+        path = self.diagnostics_folder / f"{run_stem(variant, seed)}.json"
+        if not path.exists():
+            return None
+        try:
+            d = json.loads(path.read_text())
+            assert isinstance(d, dict) and {"flatness", "jacobian", "settings"} <= set(d)
+        except (OSError, ValueError, AssertionError) as exc:
+            raise ResultError(f"diagnostics {path} are corrupt ({type(exc).__name__}); rebuild with "
+                              f"`python -m particles.lm study diagnose {self.name} --recompute`") from exc
+        want = {"flatness": dg.FLATNESS_SETTINGS["full"], "jacobian": dg.JACOBIAN_SETTINGS["full"],
+                "cutoff": dg.SIGMA_CUTOFF, "probe_seed": dg.PROBE_SEED}
+        if d["settings"] != want or d["result_config_hash"] != self.run_config(variant, seed).hash():
+            raise ResultError(f"diagnostics {path} are stale (other settings or configuration); "
+                              f"rebuild with `python -m particles.lm study diagnose {self.name} --recompute`")
+        return d
+
+    def collect_diagnostics(self, variants, seeds=None) -> Collected:
+        """The committed diagnostics of `variants` x `seeds`, like `collect`."""
+        results: dict[str, dict[int, dict]] = {}
+        missing, invalid = [], {}
+        for v in variants:
+            for s in seeds or self.seeds:
+                try:
+                    d = self._read_diagnostics(v, s)
+                except ResultError as exc:
+                    invalid[run_stem(v, s)] = str(exc)
+                    continue
+                if d is None:
+                    missing.append(run_stem(v, s))
+                else:
+                    results.setdefault(v, {})[s] = d
+        return Collected(results, missing, invalid)
+
     def run(self, variants=None, seeds=None, *, progress: bool = True, recompute: bool = False):
         """Train the missing runs (all of them with `recompute`), seed-major; results go to the
         tracked folder, weights to ``runs/lm/<study>/``."""
         return sweep(variants or self.variants, seeds or self.seeds, self.config, self.name,
                      RESULTS_ROOT, progress=progress, weights_root=WEIGHTS_ROOT, force=recompute)
 
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# seed 002 §5.3 (Figure 2) and §6.1 (Figure 3(a)) compare these trained models
+DIAGNOSED = ("gd-lt", "adam", "hb", "yurii", "tmm")
 
 STUDIES: dict[str, Study] = {s.name: s for s in (
     Study("main", MAIN, tuple(dict.fromkeys(YURII + MOMENTUM_STREAMS + SYMPFORMER_LINEAR)), (0, 1, 2, 3, 4)),
