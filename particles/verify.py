@@ -21,9 +21,9 @@ Conventions (seed 001 §1, §4; `theory.symplectic`):
 Precision. Jacobians are computed in the dtype of `x` (the map as the user runs it, float32
 included) with `torch.func.jacrev`; the algebra on them (DᵀJD − cJ, slogdet) is
 `theory.symplectic`'s, on a float64 copy of D (one implementation for torch maps and for the
-theory layer's matrices), so the only rounding that matters is the Jacobian's own. Default tolerances follow from that:
-relative `RTOL_ULPS · eps(dtype)` where eps is the machine epsilon of the lower-precision of the
-input and output dtypes, scaled by the size of the map (stated in each assertion). Causality is
+theory layer's matrices), so the only rounding that matters is the Jacobian's own. Default
+tolerances follow from that: relative `RTOL_ULPS · eps(dtype)`, eps of the lower-precision of
+the input and output dtypes, scaled by the size of the map (stated in each assertion). Causality is
 decided exactly (tolerance 0) by default: a causal computation produces exact zeros, not small
 numbers, in the blocks it must not fill.
 
@@ -44,18 +44,19 @@ import numpy as np
 import torch
 from torch.func import jacrev, vmap
 
-from theory.checks import nonnegative, positive_int, real
 from theory import symplectic as sy
+from theory.checks import nonnegative, positive_int, real
 
 __all__ = ["assert_symplectic", "assert_conformally_symplectic", "assert_volume_preserving",
            "assert_causal", "jacobian", "symplectic_residual", "log_volume", "causal_dependence",
            "CausalDependence", "canonical_J", "RTOL_ULPS"]
 
-# Default relative tolerance in units of eps(dtype). A reverse-mode Jacobian of a map built from a
-# few dozen floating-point operations per entry carries a relative error of some tens of eps (the
-# float32 leapfrog, Störmer-Verlet and SympNet maps of tests/test_verify.py reach ~10 eps);
-# 64 leaves that margin and is still 1e-4 of the O(h²) defect of an explicit Euler step with
-# h = 0.1 in float32. Pass rtol for maps composed of many steps.
+# Default relative tolerance in units of eps(dtype), against the scale ‖D‖_F² ‖J‖₂ (symplectic)
+# or n κ₂(D) (volume). Measured on leapfrog maps of a coupled pendulum chain (d = 8, float32 and
+# float64): max |DᵀJD − J| / ‖D‖_F² is 0.03 eps after 1 step, 0.15 eps after 10, 0.5 eps after
+# 100; |log|det D|| / (n κ₂) stays below 0.3 eps. 16 leaves a factor 30 over 100 steps and is
+# still 1e-3 of the O(h²) defect of an explicit Euler step with h = 0.1 in float32.
+# Pass rtol for longer compositions.
 RTOL_ULPS = 16.0
 
 Map = Callable[[torch.Tensor], torch.Tensor]
