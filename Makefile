@@ -1,6 +1,6 @@
 # Two entry points, each doing all set-up on a fresh machine:
 #   make figures   regenerate every figure, its data, and docs/claims.md
-#   make test      run the test suite (derandomized hypothesis profile `ci`)
+#   make test      run the fast test suite (derandomized hypothesis profile `ci`, no `slow`)
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 TORCH_SPEC ?= torch==2.13.0
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup figures claims test test-dev clean
+.PHONY: setup figures claims test test-slow test-dev clean
 
 $(STAMP): setup.cfg pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,7 +26,10 @@ claims: $(STAMP)
 	$(BIN)/python -m claims
 
 test: $(STAMP)
-	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n 2 -p no:cacheprovider
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n 2 -p no:cacheprovider -m "not slow"
+
+test-slow: $(STAMP)
+	HYPOTHESIS_PROFILE=ci $(BIN)/python -m pytest -q -n 2 -p no:cacheprovider -m slow
 
 test-dev: $(STAMP)
 	HYPOTHESIS_PROFILE=dev $(BIN)/python -m pytest -q -n 2

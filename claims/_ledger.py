@@ -13,6 +13,7 @@ retrains; True recomputes it. A check passes the value down as an argument
 """
 from __future__ import annotations
 
+import functools
 import math
 import traceback
 from dataclasses import dataclass, field
@@ -187,13 +188,26 @@ def register(claim: Claim) -> Claim:
 
 
 def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
-          figures: tuple[str, ...] | list[str] = (), expect_quick: str | None = None):
-    """Decorator registering `check(budget) -> Evidence` as the claim `id`."""
+          figures: tuple[str, ...] | list[str] = (), expect_quick: str | None = None,
+          threads: int | None = None):
+    """Decorator registering `check(budget) -> Evidence` as the claim `id`.
+
+    `threads`: run the registered check with that many intra-op torch threads
+    (`particles.threads.torch_threads`; tiny particle systems run fastest on one); the decorated
+    function itself is returned unchanged."""
 
     def wrap(check: Callable[[str], Evidence]) -> Callable[[str], Evidence]:
         paper = id.partition(":")[0]
+        registered = check
+        if threads is not None:
+            from particles.threads import torch_threads
+
+            @functools.wraps(check)
+            def registered(budget: str) -> Evidence:
+                with torch_threads(threads):
+                    return check(budget)
         register(Claim(id=id, source=(PAPERS.get(paper, "?"), locator), statement=statement,
-                       method=method, check=check, expect=expect, figures=tuple(figures),
+                       method=method, check=registered, expect=expect, figures=tuple(figures),
                        expect_quick=expect_quick))
         return check
 

@@ -10,7 +10,6 @@ from claims import Evidence, claim, decide
 from claims._attention_setup import LINEAR_SETUP, commuting_AB, f64, linear_problem
 from particles import accelerated as acc
 from particles import attention as att
-from particles.threads import torch_threads
 from theory import elliptical as ell
 
 
@@ -104,8 +103,7 @@ def abstract_study(budget: str) -> dict:
 @claim("sympformer:abstract", locator="Abstract; Section 7 (Conclusion)",
        statement="accelerated attention blocks decrease the attention energy faster than the classical blocks "
                  "at the same (counted) number of oracle calls",
-       method="experiment", expect="fails", figures=["accelerated-vs-classical"])
-@torch_threads(1)
+       method="experiment", expect="fails", figures=["accelerated-vs-classical"], threads=1)
 def abstract(budget: str) -> Evidence:
     study = abstract_study(budget)
     K = study["K"]

@@ -34,7 +34,7 @@ from torch.func import grad, vmap
 
 from particles.attention import CountingOracle, under_transform
 from theory.checks import positive, real
-from theory.schemes import Damping
+from theory.schemes import Damping, ab2_coefficients
 
 Tensor = torch.Tensor
 
@@ -226,7 +226,7 @@ def ab2(q: Tensor, p: Tensor, t: float, h: float, field: HamiltonianField, dampi
     if memo is None:
         return Step(q + h * f_q, p + h * f_p, (h, f_q, f_p))
     h_prev, fq_prev, fp_prev = memo
-    b0, b1 = (2.0 * h_prev + h) / (2.0 * h_prev), h / (2.0 * h_prev)
+    b0, b1 = ab2_coefficients(h, h_prev)
     return Step(q + h * (b0 * f_q - b1 * fq_prev), p + h * (b0 * f_p - b1 * fp_prev), (h, f_q, f_p))
 
 
@@ -246,7 +246,7 @@ def etd_ab2(q: Tensor, p: Tensor, t: float, h: float, field: HamiltonianField, d
     if memo is None:
         return Step(q + h * g_p, sigma * (p - h * g_q), (h, sigma, g_q, g_p))
     h_prev, sigma_prev, gq_prev, gp_prev = memo
-    b0, b1 = (2.0 * h_prev + h) / (2.0 * h_prev), h / (2.0 * h_prev)
+    b0, b1 = ab2_coefficients(h, h_prev)
     return Step(q + h * (b0 * g_p - b1 * gp_prev),
                 sigma * (p - h * (b0 * g_q - b1 * sigma_prev * gq_prev)),
                 (h, sigma, g_q, g_p))

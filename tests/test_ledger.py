@@ -25,6 +25,38 @@ def test_verdict_rule(printed, corrected, decided, verdict):
     assert verdict_from(printed, corrected, decided=decided) == verdict
 
 
+
+@pytest.mark.parametrize("printed, corrected, decided", [
+    (True, None, True), (False, True, True), (False, False, True), (False, None, True), (True, True, False)])
+def test_decide_is_verdict_from_and_evidence(printed, corrected, decided):
+    kw = dict(criterion="err < 1e-13", numbers={"err": 1e-14}, counterexample={"x": 1},
+              correction="the corrected statement")
+    ev = claims.decide(np.bool_(printed), corrected, decided=decided, **kw)
+    assert ev == Evidence(verdict_from(printed, corrected, decided=decided), **kw)
+    with pytest.raises(ValueError, match="correction"):
+        claims.decide(False, True, criterion="x")  # only the correction passes: it must be named
+
+
+def test_claim_threads_runs_the_registered_check_with_that_many_torch_threads():
+    import torch
+
+    from claims import _ledger
+
+    def check(budget):
+        return Evidence("holds", f"ran with {torch.get_num_threads()} threads")
+
+    before = torch.get_num_threads()
+    try:
+        returned = claims.claim("yurii:threads-test", locator="x", statement="s", method="count",
+                                expect="holds", threads=1)(check)
+        registered = claims.registry()["yurii:threads-test"]
+    finally:
+        _ledger._REGISTRY.pop("yurii:threads-test", None)  # keep the global registry clean
+    assert returned is check and registered.check is not check
+    assert registered.check.__module__ == check.__module__
+    assert claims.run(registered, "quick").evidence.criterion == "ran with 1 threads"
+    assert torch.get_num_threads() == before
+
 def test_evidence_validation():
     with pytest.raises(ValueError, match="verdict"):
         Evidence(verdict="true", criterion="x")
