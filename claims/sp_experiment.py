@@ -161,12 +161,10 @@ def _training(recs: list[dict]) -> dict:
             "commits": sorted({r["provenance"]["commit"] for r in recs})}
 
 
-def _decide_experiment(budget: str, networks: tuple[str, str], components, departures: dict,
-                       extra=None) -> Evidence:
-    """Shared by fig-7ab and fig-7cd: collect the runs, evaluate `components(summaries)` (a dict of
-    component -> (values, side, bound)) on the final rollouts and on the 80%/90% milestones, and
-    turn it into Evidence."""
-    got, b = _experiment(budget, networks)
+def _evaluate(got: sp_train.Collected, b: sp_train.Budget, networks, components) -> dict:
+    """Evaluate `components(summaries)` (component -> (values, side, bound)) on the final rollouts of
+    the seeds every network has, and the claim's verdict at the milestones nearest 80%/90% of the
+    epochs."""
     recs = got.records
     seeds = sorted(set.intersection(*({r["seed"] for r in recs[n]} for n in networks))) \
         if all(recs[n] for n in networks) else []
@@ -185,23 +183,46 @@ def _decide_experiment(budget: str, networks: tuple[str, str], components, depar
     checks = sorted({min(earlier, key=lambda e: abs(e - f * n_epochs)) for f in STABLE_FROM}) \
         if earlier else []
     history = {e: combine(at(e)) for e in checks}
-    stable = bool(checks) and all(v == verdict for v in history.values())
-    decided = b.committed and got.complete and stable
+    return {"seeds": seeds, "components": final, "verdict": verdict,
+            "verdict_at_epochs": {**history, n_epochs: verdict},
+            "stable": bool(checks) and all(v == verdict for v in history.values())}
+
+
+def _decide_experiment(budget: str, networks: tuple[str, str], components, departures: dict,
+                       extra=None, side_study: str | None = None) -> Evidence:
+    """Shared by fig-7ab and fig-7cd: collect the runs, evaluate the components (`_evaluate`) and
+    turn them into Evidence; a committed `side_study` budget (longer training) is evaluated the
+    same way and reported, never used for the verdict."""
+    got, b = _experiment(budget, networks)
+    e = _evaluate(got, b, networks, components)
+    seeds, final, verdict = e["seeds"], e["components"], e["verdict"]
+    decided = b.committed and got.complete and e["stable"]
     numbers = {"n_seeds": len(seeds), "seeds": seeds, "components": final,
-               "verdict_at_epochs": {**history, n_epochs: verdict},
-               "training": {n: _training(recs[n]) for n in networks if recs[n]},
+               "verdict_at_epochs": e["verdict_at_epochs"],
+               "training": {n: _training(got.records[n]) for n in networks if got.records[n]},
                "paper_epochs": Table3.n_epochs, "departures_from_paper": departures,
-               **(extra(recs) if extra and seeds else {})}
+               **(extra(got.records) if extra and seeds else {})}
     if not got.complete:
         numbers["runs_not_usable"] = got.problems()
+    if side_study and b.committed:
+        side_b = sp_train.get_budget(side_study)
+        side = sp_train.collect(side_b, networks)
+        s = _evaluate(side, side_b, networks, components)
+        numbers[f"side_study_{side_study}"] = (
+            {"epochs": {n: side_b.epochs[n] for n in networks}, "n_seeds": len(s["seeds"]),
+             "verdict": s["verdict"], "verdict_at_epochs": s["verdict_at_epochs"],
+             "components": {k: {x: c.get(x) for x in ("verdict", "mean", "ci95")}
+                            for k, c in s["components"].items()},
+             "training": {n: _training(side.records[n]) for n in networks}}
+            if side.complete else {"runs_not_usable": side.problems()})
     counter = None
     if verdict == "fails":
         counter = {"k": oscillator.K_TEST, "seeds": seeds,
                    "failed_components": {k: {x: c[x] for x in ("claimed", "mean", "ci_family", "values")}
                                          for k, c in final.items() if c["verdict"] == "fails"}}
     return decide(verdict == "holds", decided=decided and verdict != "inconclusive",
-                    criterion=_criterion(b, got, stable, networks),
-                    numbers=numbers, counterexample=counter if decided else None)
+                  criterion=_criterion(b, got, e["stable"], networks),
+                  numbers=numbers, counterexample=counter if decided else None)
 
 
 def _criterion(b, got, stable: bool, networks) -> str:
@@ -294,7 +315,8 @@ def fig_7ab(budget: str) -> Evidence:
         return {"box": box, "blowup_time": _blowup_times(recs, t_end),
                 "resnet_output_bound_max": [float(max(r["output_bound"])) for r in recs["resnet"]]}
 
-    return _decide_experiment(budget, ("resnet", "sympnet"), components, DEPARTURES_7AB, extra)
+    return _decide_experiment(budget, ("resnet", "sympnet"), components, DEPARTURES_7AB, extra,
+                              side_study="long")
 
 
 @claim("sp_transformer:fig-7cd", locator="Figure 7(c,d), §5",

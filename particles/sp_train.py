@@ -20,6 +20,8 @@ Budgets (Table 3: Adam η = 1e-3, ρ1 = 0.9, ρ2 = 0.99, δ = 1e-8, 2000 epochs,
   seeds 0, 1, 2 (the claims' statistics need >= 3). One epoch costs 0.02 s (ResNet), 0.04 s
   (SympNet), 0.27 s (transformer) and 0.28 s (SP transformer) on one free core, 2-4 times more
   on the shared 2-core machine: 20-80 min per seed.
+- long: a side study continuing the full budget's ResNet and SympNet checkpoints to 8000 epochs
+  (results in `results/sp_transformer/long/`; the claims read it only as a side check).
 - quick: 10 of the 40 k values, a few epochs, one seed, trained in memory (seconds, used by the
   tests): it exercises the pipeline, it cannot decide the claims.
 
@@ -76,6 +78,7 @@ class Budget:
     structure_windows: int = 40    # windows of the SP transformer's rollout for its Jacobians
     checkpoint_every: int = 25     # 0: train in memory, write nothing
     committed: bool = False        # results live in the tracked RESULTS folder
+    extends: str | None = None     # a budget whose checkpoints this one continues
 
     def table3(self, network: str) -> Table3:
         return Table3(n_epochs=self.epochs[network], batch_size=self.batch_size)
@@ -84,6 +87,10 @@ class Budget:
 BUDGETS = {
     "full": Budget("full", {n: Table3.n_epochs for n in NETWORKS}, seeds=(0, 1, 2),
                    k_stride=1, committed=True),
+    # side study: the ResNet and the SympNet continued from the full budget's checkpoints to 4x
+    # Table 3's epochs, to see where their loss converges and whether fig. 7(a,b)'s verdict moves
+    "long": Budget("long", {**{n: Table3.n_epochs for n in NETWORKS}, "resnet": 8000, "sympnet": 8000},
+                   seeds=(0, 1, 2), k_stride=1, committed=True, extends="full"),
     "quick": Budget("quick", {"resnet": 3, "sympnet": 3, "transformer": 2, "sp_transformer": 2},
                     seeds=(0,), k_stride=4, t_rollout=100.0, structure_windows=12,
                     checkpoint_every=0),
@@ -265,8 +272,11 @@ def _train(network: str, seed: int, b: Budget, recompute: bool, progress: bool,
     opts = optimizers(model, settings)
     state = {"epoch": 0, "losses": [], "val_losses": [], "wall_clock_s": 0.0, "sessions": [],
              "milestones": []}
-    if path is not None and path.exists() and not recompute:
-        state = _load_checkpoint(path, network, seed, settings)
+    start = path
+    if path is not None and not path.exists() and b.extends and not recompute:
+        start = RUNS / b.extends / path.name   # continue the run of the budget this one extends
+    if start is not None and start.exists() and not recompute:
+        state = _load_checkpoint(start, network, seed, settings)
         model.load_state_dict(state["model"])
         for opt, s in zip(opts, state["optimizers"]):
             opt.load_state_dict(s)
@@ -383,9 +393,12 @@ def _result(network: str, seed: int, b: Budget, model, state: dict) -> dict:
 
 
 def default_out(budget: str | Budget) -> Path:
-    """Where a budget's results go: the tracked folder for the committed budget, runs/ otherwise."""
+    """Where a budget's results go: the tracked folder (a subfolder for side studies) for committed
+    budgets, runs/ otherwise."""
     b = get_budget(budget)
-    return RESULTS if b.committed else RUNS / b.name / "results"
+    if not b.committed:
+        return RUNS / b.name / "results"
+    return RESULTS if b.name == "full" else RESULTS / b.name
 
 
 def write_result(path: Path, result: dict) -> Path:
@@ -409,7 +422,8 @@ def read_result(path: Path) -> dict:
         assert len(r["train_loss"]) == len(r["val_loss"]) == n, "loss curves shorter than epochs"
         n_states = round(cfg["rollout"]["t_end"] / r["rollout"]["h"]) + 1
         assert len(r["rollout"]["states"]) == n_states, "rollout has the wrong length"
-        assert [m["epoch"] for m in r["milestones"]] == milestone_epochs(n), "milestones missing"
+        marks = [m["epoch"] for m in r["milestones"]]
+        assert marks and marks[-1] == n and marks == sorted(set(marks)), "milestones missing"
         assert cfg["network"] != "resnet" or "output_bound" in r, "no output_bound"
         assert cfg["network"] != "sp_transformer" or "structure" in r, "no structure"
     except (OSError, ValueError, KeyError, TypeError, AssertionError) as exc:
@@ -452,7 +466,8 @@ class Collected:
         nets = sorted({b.rpartition("-seed")[0] for b in bad})
         seeds = sorted({int(b.rpartition("-seed")[2]) for b in bad})
         return {"missing": self.missing, "stale": self.stale, "corrupt": self.corrupt,
-                "to_train": f"{COMMAND} --networks {' '.join(nets)} --seeds "
+                "to_train": f"{COMMAND}{'' if self.budget == 'full' else ' --budget ' + self.budget}"
+                            f" --networks {' '.join(nets)} --seeds "
                             f"{' '.join(map(str, seeds))}" if bad else None}
 
 

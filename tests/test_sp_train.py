@@ -94,6 +94,16 @@ def test_finished_checkpoint_extends_to_more_epochs_but_is_never_cut_back(tmp_pa
         sp_train.train("resnet", 0, _budget(epochs=2), cache=tmp_path)
 
 
+def test_a_budget_that_extends_another_continues_its_checkpoints(tmp_path, monkeypatch):
+    monkeypatch.setattr(sp_train, "RUNS", tmp_path)
+    sp_train.train("resnet", 0, _budget("short", epochs=2))
+    longer = sp_train.train("resnet", 0, _budget("longer", epochs=3, extends="short"))
+    fresh = sp_train.train("resnet", 0, _budget(epochs=3, checkpoint_every=0))
+    assert longer["train_loss"] == fresh["train_loss"] and longer["rollout"] == fresh["rollout"]
+    assert [s["from_epoch"] for s in longer["provenance"]["sessions"]] == [0, 2]
+    assert torch.load(tmp_path / "short" / "resnet-seed0.pt", weights_only=False)["epoch"] == 2
+
+
 def test_a_diverging_run_stops_naming_the_epoch_and_keeps_its_last_checkpoint(tmp_path, monkeypatch):
     loss_fn = sp_train.loss_fn
     calls = {"n": 0}
@@ -234,7 +244,7 @@ def _cli(argv, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--budget", "medium"], "argument --budget: invalid choice: 'medium' (choose from 'full', 'quick')"),
+    (["--budget", "medium"], "argument --budget: invalid choice: 'medium' (choose from 'full', 'long', 'quick')"),
     (["--networks", "lstm"], "argument --networks: invalid choice: 'lstm' (choose from 'resnet', "
                              "'sp_transformer', 'sympnet', 'transformer')"),
     (["--seeds", "a"], "argument --seeds: must be a non-negative integer, got 'a'"),
