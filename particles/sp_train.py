@@ -266,15 +266,16 @@ def _load_checkpoint(path: Path, network: str, seed: int, settings: Table3) -> d
 def _train(network: str, seed: int, b: Budget, recompute: bool, progress: bool,
            cache: Path | None) -> dict:
     settings = b.table3(network)
-    path = (Path(cache) if cache else RUNS / b.name) / f"{stem(network, seed)}.pt" \
-        if b.checkpoint_every else None
+    cache = Path(cache) if cache else RUNS / b.name
+    path = cache / f"{stem(network, seed)}.pt" if b.checkpoint_every else None
     model = build(network, seed=seed)
     opts = optimizers(model, settings)
     state = {"epoch": 0, "losses": [], "val_losses": [], "wall_clock_s": 0.0, "sessions": [],
              "milestones": []}
     start = path
     if path is not None and not path.exists() and b.extends and not recompute:
-        start = RUNS / b.extends / path.name   # continue the run of the budget this one extends
+        # continue the run of the budget this one extends, from its cache next to this one
+        start = cache.parent / b.extends / path.name
     if start is not None and start.exists() and not recompute:
         state = _load_checkpoint(start, network, seed, settings)
         model.load_state_dict(state["model"])
