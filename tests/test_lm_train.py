@@ -183,32 +183,31 @@ def test_bad_config_raises():
         TrainConfig(device="tpu")
 
 
-def _ddp_worker(rank, world, port, out_dir, variant):
+def test_torchrun_on_two_cpu_ranks_matches_one_process(tmp_path):
+    """The documented command `torchrun --nproc_per_node=2 -m particles.lm sweep ...` on CPU (gloo):
+    two ranks each take half of every global batch; DDP averages their gradients, which is the
+    single-process gradient of the whole batch, so the curves agree to float32 reduction-order
+    rounding (1e-5 on losses of O(5); measured differences ~1e-7)."""
     import os
-    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), WORLD_SIZE=str(world),
-                      RANK=str(rank))
-    try:
-        train(replace(Q, variant=variant), out_dir)
-    finally:
-        torch.distributed.destroy_process_group()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("variant", ["nesterov-lt", "symp-softmax-presymp-etd-ab2"])
-def test_ddp_on_two_cpu_ranks_matches_one_process(tmp_path, variant):
-    """torchrun's path on CPU (gloo): two ranks each take half of every global batch; DDP averages
-    their gradients, which is the single-process gradient of the whole batch, so the curves agree
-    to float32 reduction-order rounding (1e-5 on losses of O(5))."""
-    import socket
-    import torch.multiprocessing as mp
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    mp.spawn(_ddp_worker, args=(2, port, str(tmp_path), variant), nprocs=2, join=True)
-    ddp = json.loads((tmp_path / f"{variant}-seed0.json").read_text())
-    single = train(replace(Q, variant=variant))
-    assert ddp["world_size"] == 2
-    assert np.allclose(ddp["curves"]["val_loss"], single["curves"]["val_loss"], rtol=0, atol=1e-5)
+    import subprocess
+    import sys
+    variants = ["nesterov-lt", "symp-softmax-presymp-etd-ab2"]
+    args = ["sweep", "--variants", ",".join(variants), "--seeds", "0", "--root", str(tmp_path),
+            "--name", "ddp"]
+    for f in ("n_layer", "n_head", "n_embd", "block_size", "steps", "batch_size", "warmup",
+              "eval_interval", "eval_batches", "max_bytes", "threads"):
+        args += [f"--{f.replace('_', '-')}", str(QUICK[f])]
+    torchrun = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2",
+                "-m", "particles.lm", *args]
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    done = subprocess.run(torchrun, capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for v in variants:
+        ddp = json.loads((tmp_path / "ddp" / f"{v}-seed0.json").read_text())
+        single = train(replace(Q, variant=v))
+        assert ddp["world_size"] == 2 and single["world_size"] == 1
+        assert np.allclose(ddp["curves"]["val_loss"], single["curves"]["val_loss"], rtol=0, atol=1e-5)
+        assert ddp["val_loss_full"] == pytest.approx(single["val_loss_full"], abs=1e-5)
 
 
 def test_load_model_rebuilds_the_trained_weights(tmp_path):
@@ -285,3 +284,24 @@ def test_full_validation_loss_counts_every_target_byte_once():
     assert val == pytest.approx(np.log(256), abs=1e-6)
     with pytest.raises(ValueError, match="tokens"):
         lm_train.evaluate_full(model, tokens[:10], Q.block_size, 5, "cpu", torch.no_grad())
+
+
+@pytest.mark.parametrize("variant, attn, mlp", [("gd-lt", 1, 1), ("imex-k2-am", 1, 2), ("prk-verlet-ama", 2, 1)])
+def test_flops_per_token_counts_every_oracle_call(variant, attn, mlp):
+    """6 x (weights touched per token) + attention scores: for width d, L layers, vocabulary V and
+    block T a block's attention has 4 d^2 weights and its MLP 8 d^2 (no biases)."""
+    from particles.lm.blocks import count_oracle_calls
+    from particles.lm.model import flops_per_token
+    L, d, T, V = 3, 16, 8, 256
+    model = lm_train.GPT(lm_train.GPTConfig(n_layer=L, n_head=2, n_embd=d, block_size=T), variant)
+    calls = count_oracle_calls(model.blocks[0], model.initial_state(torch.zeros(1, T, dtype=torch.long)))
+    assert (calls.attn, calls.mlp) == (attn, mlp)
+    expected = 6 * (L * (attn * 4 * d * d + mlp * 8 * d * d) + V * d) + 12 * L * attn * T * d
+    assert flops_per_token(model, calls.attn, calls.mlp) == expected
+
+
+def test_mfu_is_reported_only_against_a_known_peak():
+    from particles.lm.model import peak_flops
+    assert peak_flops("NVIDIA H100 80GB HBM3") == 989.4e12 and peak_flops("cpu") is None
+    r = train(Q)
+    assert r["mfu"] is None and r["flops_per_token"] > 0

@@ -25,6 +25,8 @@ import sys
 from dataclasses import fields, replace
 from pathlib import Path
 
+import torch
+
 from particles.threads import torch_threads
 
 from .data import SOURCES, CorpusError
@@ -124,7 +126,7 @@ def _writable(folder: Path, flag: str) -> None:
     """Create `folder` and a probe file in it, so an unwritable path fails before any training."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".write-probe"
+        probe = folder / f".write-probe-{os.getpid()}"
         probe.write_bytes(b"")
         probe.unlink()
     except OSError as exc:
@@ -232,18 +234,23 @@ def main(argv=None) -> int:
 
     cfg = _config(args)
     _writable(Path(args.root) / args.name, "--root/--name")
+    rank = int(os.environ.get("RANK", "0"))  # torchrun: rank 0 writes and reports
     if args.cmd == "train":
         cfg = replace(cfg, variant=args.variant, seed=args.seed)
         out = Path(args.root) / args.name
         finished = (out / f"{cfg.variant}-seed{cfg.seed}.json").exists() and not args.recompute
-        r = train(cfg, out, progress=True, force=args.recompute)
+        r = train(cfg, out, progress=rank == 0, force=args.recompute)
         what = "finished earlier (--recompute retrains)" if finished else "trained"
-        print(f"{cfg.variant} seed {cfg.seed} {what}: val (full split) {r['val_loss_full']:.4f}, "
-              f"best val {r['best_val_loss']:.4f}, {r['tokens_per_s']:.0f} tokens/s")
-        return 0
-    sweep(_variants(args.variants), args.seeds, cfg, args.name, args.root, progress=True,
-          force=args.recompute)
-    return _report(args.name, args.root)
+        if rank == 0:
+            print(f"{cfg.variant} seed {cfg.seed} {what}: val (full split) {r['val_loss_full']:.4f}, "
+                  f"best val {r['best_val_loss']:.4f}, {r['tokens_per_s']:.0f} tokens/s")
+    else:
+        sweep(_variants(args.variants), args.seeds, cfg, args.name, args.root, progress=rank == 0,
+              force=args.recompute)
+    if torch.distributed.is_initialized():
+        torch.distributed.barrier()  # rank 0 has written every result
+        torch.distributed.destroy_process_group()
+    return _report(args.name, args.root) if args.cmd == "sweep" and rank == 0 else 0
 
 
 def cli(argv=None) -> int:

@@ -139,3 +139,26 @@ def meta_model(config: GPTConfig, variant: str = "gd-lt") -> GPT:
     """The model instantiated on the meta device (shapes only, no memory): for parameter counts."""
     with torch.device("meta"):
         return GPT(config, variant)
+
+
+def flops_per_token(model: GPT, attn_calls: int = 1, mlp_calls: int = 1) -> float:
+    """Training FLOPs per token (forward + backward = 3 x forward), the estimate of nanoGPT's
+    `estimate_mfu` (PaLM, App. B) with each oracle counted as often as a block calls it:
+    6 (L (a P_attn + m P_mlp) + V d) + 12 L a T d, for `a` attention and `m` MLP calls per block,
+    P_* the oracle's weight count, V d the (tied) head, T the block size. Update-rule arithmetic
+    (elementwise, O(d) per token) and embedding lookups are not counted."""
+    cfg = model.config
+    block = model.blocks[0]
+    p_attn = sum(p.numel() for p in block.attn.parameters())
+    p_mlp = sum(p.numel() for p in block.mlp.parameters())
+    matmul = cfg.n_layer * (attn_calls * p_attn + mlp_calls * p_mlp) + cfg.vocab_size * cfg.n_embd
+    return 6.0 * matmul + 12.0 * cfg.n_layer * attn_calls * cfg.block_size * cfg.n_embd
+
+
+# Dense bf16 tensor-core peaks (FLOP/s) of the GPUs the toolkit has run on, by device-name prefix.
+PEAK_BF16_FLOPS = {"NVIDIA H100": 989.4e12, "NVIDIA H200": 989.4e12, "NVIDIA A100": 312e12}
+
+
+def peak_flops(device_name: str) -> float | None:
+    """The dense bf16 peak of a CUDA device by name (None when unknown: MFU is then not reported)."""
+    return next((v for k, v in PEAK_BF16_FLOPS.items() if device_name.startswith(k)), None)

@@ -20,7 +20,8 @@ and ``n_params_non_positional``, ``oracle_calls`` per block, ``curves`` (``step`
 the curve), ``val_loss_full`` (the final model on every non-overlapping window of the validation
 split: the number the ledger compares), ``tokens_per_s``, ``step_time_s``, ``wall_clock_s``, and
 the provenance ``commit``, ``torch``, ``python``, ``platform``, ``device``, ``threads``,
-``world_size``.
+``world_size``, and ``flops_per_token`` (`model.flops_per_token`) with ``mfu``, the model FLOPs
+utilisation against the device's bf16 peak (CUDA only).
 
 Optimisers (seed 004 App. A.3, seed 002 App. D.3): AdamW by default with weight decay on
 matrices and embeddings, none on norms and scalars, and the scalars at `scalar_lr_mult` times the
@@ -58,7 +59,7 @@ from theory.io import atomic_write, atomic_write_json
 
 from .blocks import count_oracle_calls
 from .data import DEFAULT_SOURCE, Batches, byte_entropies, load_corpus
-from .model import GPT, GPTConfig, count_parameters
+from .model import GPT, GPTConfig, count_parameters, flops_per_token, peak_flops
 from .variants import get_variant
 
 DEFAULT_ROOT = Path("runs/lm")
@@ -483,6 +484,10 @@ def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool, weights_dir)
         "tokens_per_s": tokens_per_step * (cfg.steps - start) / elapsed if elapsed > 0 else float("nan"),
         "resumed_from_step": start, "world_size": world, **provenance(device),
     }
+    result["flops_per_token"] = flops_per_token(model, calls.attn, calls.mlp)
+    peak = peak_flops(result["device"]) if device.type == "cuda" else None
+    # model FLOPs utilisation of this process's GPU (all ranks together use world x peak)
+    result["mfu"] = (result["tokens_per_s"] / world * result["flops_per_token"] / peak) if peak else None
     if out_dir is not None and rank == 0:
         atomic_write(weights_dir / f"{stem}.pt", lambda tmp: torch.save(model.state_dict(), tmp))
         atomic_write_json(out_dir / f"{stem}.json", result)
