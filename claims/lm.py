@@ -30,20 +30,20 @@ from claims._stats import decide, paired_difference
 from particles.lm.studies import Collected, get_study
 
 MIN_SEEDS = 3
-BASELINE = "gd-lt"
 # A model has learned when its validation loss is at most this fraction of the corpus's unigram
 # entropy and its curve is flat: the last FLAT_TAIL of steps lower it by less than FLAT_DROP.
 LEARNED_FRACTION, FLAT_TAIL, FLAT_DROP = 0.75, 0.2, 0.02
 
 
 def learned(study_name: str) -> dict:
-    """Whether the study's baseline (GD + Lie-Trotter, every committed seed) has learned: mean
-    full-split validation loss vs `LEARNED_FRACTION` x the corpus's unigram entropy, and the mean
-    relative drop of its validation curve over the last `FLAT_TAIL` of steps vs `FLAT_DROP`."""
+    """Whether the study's baseline (GD + Lie-Trotter, with the study's attention; every committed
+    seed) has learned: mean full-split validation loss vs `LEARNED_FRACTION` x the corpus's
+    unigram entropy, and the mean relative drop of its validation curve over the last `FLAT_TAIL`
+    of steps vs `FLAT_DROP`."""
     study = get_study(study_name)
-    runs = list(study.collect([BASELINE]).results.get(BASELINE, {}).values())
+    runs = list(study.collect([study.baseline]).results.get(study.baseline, {}).values())
     if not runs:
-        return {"learned": False, "why": f"no committed {BASELINE} run in study {study_name}"}
+        return {"learned": False, "why": f"no committed {study.baseline} run in study {study_name}"}
     drops = []
     for r in runs:
         steps, val = r["curves"]["step"], r["curves"]["val_loss"]
@@ -51,7 +51,7 @@ def learned(study_name: str) -> dict:
         drops.append((val[start] - val[-1]) / val[start])
     unigram = runs[0]["data"]["entropy_nats_per_byte"]["unigram"]
     baseline = statistics.mean(r["val_loss_full"] for r in runs)
-    out = {"baseline_val_loss": baseline, "unigram_entropy": unigram,
+    out = {"baseline": study.baseline, "baseline_val_loss": baseline, "unigram_entropy": unigram,
            "bigram_entropy": runs[0]["data"]["entropy_nats_per_byte"]["bigram"],
            "corpus_sha256": runs[0]["data"]["sha256"], "baseline_seeds": len(runs),
            "baseline_tail_drop": statistics.mean(drops)}
@@ -131,7 +131,7 @@ YURII_ROWS = {"GD+Euler": "gd-euler", "Polyak+Euler": "polyak-euler", "Nesterov+
 
 @claim("yurii:table-2", locator="Table 2 (TinyStories small, best val loss)",
        statement="The best-validation-loss ordering of GD/Polyak/Nesterov x Euler/Lie-Trotter "
-                 "(Nesterov+Lie-Trotter lowest) reproduces on the main study (4 layers, 4 heads, width 64)",
+                 "(Nesterov+Lie-Trotter lowest) reproduces on the main study (4 layers, 4 heads, width 64, Muon hybrid as App. D.3 / A.3)",
        method="experiment", expect="inconclusive",
        figures=["ordering-table", "training-curves"])
 def yurii_table_2(budget: str) -> Evidence:
@@ -146,7 +146,7 @@ MS_TABLE_1_ROWS = {"VanillaTransformer": "gd-lt", "AdamFormer": "adam", "AdamWFo
 
 @claim("momentum_streams:table-1", locator="Table 1 (TS best val loss)",
        statement="Vanilla > AdamFormer > AdamWFormer > YuriiFormer > TMMFormer in best validation "
-                 "loss reproduces on the main study (4 layers, 4 heads, width 64)",
+                 "loss reproduces on the main study (4 layers, 4 heads, width 64, Muon hybrid as App. D.3 / A.3)",
        method="experiment", expect="inconclusive",
        figures=["ordering-table", "training-curves"])
 def ms_table_1(budget: str) -> Evidence:
@@ -161,7 +161,7 @@ MS_TABLE_2_ROWS = {"Vanilla": "gd-lt", "RMSProp": "rmsprop", "Ortho": "ortho", "
 
 @claim("momentum_streams:table-2", locator="Table 2 (momentum x preconditioning, OWT val loss)",
        statement="The momentum x preconditioning ordering (HB lowest, Ortho highest; momentum helps "
-                 "in every preconditioning column) reproduces on the main study (4 layers, 4 heads, width 64)",
+                 "in every preconditioning column) reproduces on the main study (4 layers, 4 heads, width 64, Muon hybrid as App. D.3 / A.3)",
        method="experiment", expect="inconclusive",
        figures=["ordering-table", "training-curves"])
 def ms_table_2(budget: str) -> Evidence:
@@ -181,7 +181,7 @@ SYMP_TABLE_1_ROWS = {"Baseline": "gd-lt", "YuriiFormer-Lie-Trotter": "nesterov-l
 
 @claim("sympformer:table-1", locator="Table 1 (softmax, TinyStories, best val loss)",
        statement="The best-validation-loss ordering of Baseline, YuriiFormer-LT and the five "
-                 "SympFormer schemes (softmax attention; ETD-AB2 lowest) reproduces on the deep study (8 layers, 8 heads, width 64, as App. B)",
+                 "SympFormer schemes (softmax attention; ETD-AB2 lowest) reproduces on the deep study (8 layers, 8 heads, width 64, AdamW, as App. B)",
        method="experiment", expect="inconclusive",
        figures=["ordering-table", "training-curves"])
 def symp_table_1(budget: str) -> Evidence:
@@ -200,11 +200,11 @@ SYMP_TABLE_2_ROWS = SYMP_LINEAR_ROWS
 
 @claim("sympformer:table-2", locator="Table 2 (linear attention, smaller configuration, best)",
        statement="With linear attention, Presymp Euler < YuriiFormer < plain Euler < Baseline in best "
-                 "validation loss reproduces on the main study (4 layers, 4 heads, width 64; all four rows linear attention)",
+                 "validation loss reproduces on the linear study (4 layers, 4 heads, width 64, AdamW as App. B; all four rows linear attention)",
        method="experiment", expect="inconclusive",
        figures=["ordering-table", "training-curves"])
 def symp_table_2(budget: str) -> Evidence:
-    return ordering_evidence(SYMP_TABLE_2, SYMP_TABLE_2_ROWS, "main", source="seed 000 Table 2, best")
+    return ordering_evidence(SYMP_TABLE_2, SYMP_TABLE_2_ROWS, "linear", source="seed 000 Table 2, best")
 
 
 SYMP_TABLE_3 = {"Baseline": 2.917168, "YuriiFormer": 2.765023, "plain Euler": 2.656692,
@@ -236,7 +236,7 @@ YURII_TABLE_5_ROWS = YURII_ROWS | {
 
 @claim("yurii:table-5", locator="Appendix B.3, Table 5 (TinyStories small, best val loss)",
        statement="The best-validation-loss ordering of all 17 update rules (GD/Polyak/Nesterov, "
-                 "Hamiltonian, IMEX(+LN_v) k in {1,2}, PRK-Verlet) reproduces on the main study (4 layers, 4 heads, width 64)",
+                 "Hamiltonian, IMEX(+LN_v) k in {1,2}, PRK-Verlet) reproduces on the main study (4 layers, 4 heads, width 64, Muon hybrid as App. D.3 / A.3)",
        method="experiment", expect="inconclusive",
        figures=["ordering-table", "training-curves"])
 def yurii_table_5(budget: str) -> Evidence:

@@ -12,12 +12,15 @@ first), resuming interrupted runs, so the folder fills across sittings.
 
 Studies (docs/training.md gives the learning curves these were chosen from):
 
-* ``main`` -- 4 layers, 4 heads, width 64, block 64, batch 32, 4000 AdamW steps (8.2M training
-  bytes, 1.7 passes over the pinned Shakespeare corpus). The scale of seed 000 Table 2 (4 layers,
-  4 heads, width 64; App. B) and the common scale of every other table (seeds 002 and 004 train
-  12-layer GPT-2 small models; we keep their depth ratio of 1 between arms, not their size).
-* ``deep`` -- the same with 8 layers and 8 heads: seed 000 App. B's setting of Tables 1 and 3
-  (8 layers, 8 heads, width 64).
+* ``linear`` -- 4 layers, 4 heads, width 64, block 64, batch 32, 4000 AdamW steps (8.2M training
+  bytes, 1.7 passes over the pinned Shakespeare corpus): seed 000 Table 2's model (4 layers,
+  4 heads, width 64; App. B) with its optimizer (AdamW only, App. B).
+* ``main`` -- the same model and schedule trained with the Muon hybrid (Muon on the 2-D block
+  weights, AdamW on embeddings, norms and scalars), the parameter-training optimizer of seeds 002
+  (§4.2, App. D.3) and 004 (§5, App. A.3); their GPT-2-small size is out of reach on a CPU, their
+  matched budgets and identical data order between arms are kept.
+* ``deep`` -- ``linear`` with 8 layers and 8 heads: seed 000 App. B's setting of Tables 1 and 3
+  (8 layers, 8 heads, width 64, AdamW).
 * ``main-diagnostics`` -- not a training: seed 002's flatness (App. G) and full-block Jacobian
   (§5.3) summaries of the trained `main` models of vanilla, Adam, HB, Yurii and TMM
   (`Study.diagnose`), one JSON per run in ``results/lm/main-diagnostics/``, tied to the run by its
@@ -43,9 +46,10 @@ REPO = Path(__file__).resolve().parents[2]
 RESULTS_ROOT = REPO / "results" / "lm"  # tracked: one JSON per finished run
 WEIGHTS_ROOT = REPO / "runs" / "lm"  # git-ignored: weights and checkpoints
 
-MAIN = TrainConfig()
-DEEP = replace(MAIN, n_layer=8, n_head=8)
-HONESTY = replace(MAIN, steps=100, warmup=10, eval_interval=25, eval_batches=8, threads=1)
+LINEAR = TrainConfig()
+MAIN = replace(LINEAR, optimizer="muon")
+DEEP = replace(LINEAR, n_layer=8, n_head=8)
+HONESTY = replace(LINEAR, steps=100, warmup=10, eval_interval=25, eval_batches=8, threads=1)
 
 # seed 004 Tables 2 and 5 (17 update rules)
 YURII = ("gd-euler", "gd-lt", "polyak-euler", "polyak-lt", "nesterov-euler", "nesterov-lt",
@@ -85,10 +89,13 @@ class Study:
     config: TrainConfig
     variants: tuple[str, ...]
     seeds: tuple[int, ...]
+    baseline: str = "gd-lt"  # the arm whose learning curve decides whether the study has learned
 
     def __post_init__(self):
         for v in self.variants:
             get_variant(v)
+        if self.baseline not in self.variants:
+            raise ValueError(f"baseline {self.baseline!r} must be an arm of study {self.name}")
 
     def run_config(self, variant: str, seed: int) -> TrainConfig:
         return replace(self.config, variant=variant, seed=seed)
@@ -194,7 +201,8 @@ def _sha256(path: Path) -> str:
 DIAGNOSED = ("gd-lt", "adam", "hb", "yurii", "tmm")
 
 STUDIES: dict[str, Study] = {s.name: s for s in (
-    Study("main", MAIN, tuple(dict.fromkeys(YURII + MOMENTUM_STREAMS + SYMPFORMER_LINEAR)), (0, 1, 2, 3, 4)),
+    Study("main", MAIN, tuple(dict.fromkeys(YURII + MOMENTUM_STREAMS)), (0, 1, 2, 3, 4)),
+    Study("linear", LINEAR, SYMPFORMER_LINEAR, (0, 1, 2, 3, 4), baseline="gd-lt-linear"),
     Study("deep", DEEP, tuple(dict.fromkeys(SYMPFORMER_SOFTMAX + SYMPFORMER_LINEAR)), (0, 1, 2, 3, 4)),
     Study("honesty", HONESTY, ("gd-lt",), (0,)),
 )}
