@@ -6,18 +6,19 @@ PEPit points, so the iteration checked is literally the one the claims use.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from theory.rates import Momentum, run_momentum
 
 
 def worst_case(function_class: str, steps: Sequence[Momentum], metric: str, *, L: float,
-               mu: float = 0.0) -> float | None:
+               mu: float = 0.0, solver_options: Mapping[str, Any] | None = None) -> float | None:
     """max over f in the class and x_0 with ‖x_0 − x*‖² ≤ 1 of the metric at the last iterate.
 
     function_class: "smooth-convex" (L), "smooth-strongly-convex" (μ, L) or "quadratic"
     (½xᵀQx with μ ≤ Q ≤ L, Bousselmi–Hendrickx–Glineur interpolation);
-    metric: "distance" ‖x_N − x*‖² or "value" f(x_N) − f*."""
+    metric: "distance" ‖x_N − x*‖² or "value" f(x_N) − f*; solver_options: passed to cvxpy's solve
+    (default: PEPit's choice, SCS at its default accuracy when MOSEK is absent)."""
     try:
         from PEPit import PEP
         from PEPit.functions import (SmoothConvexFunction, SmoothStronglyConvexFunction,
@@ -40,4 +41,4 @@ def worst_case(function_class: str, steps: Sequence[Momentum], metric: str, *, L
     problem.set_initial_condition((x0 - xs) ** 2 <= 1)
     xN = run_momentum(f.gradient, x0, steps)[-1]
     problem.set_performance_metric((xN - xs) ** 2 if metric == "distance" else f(xN) - fs)
-    return float(problem.solve(verbose=0))
+    return float(problem.solve(verbose=0, **(solver_options or {})))
