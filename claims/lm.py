@@ -20,12 +20,15 @@ minimal detectable effect, Holm over the table's hypotheses. `holds` when every 
 agrees, `fails` when one is reversed or significantly smaller than printed, `inconclusive` when
 underpowered (with the number of seeds that would decide), when fewer than `MIN_SEEDS` paired
 seeds are committed, or when the study's baseline has not learned (`learned`).
+
+With `claims.settings.recompute` (`python -m claims|figures --recompute`) a table's check first
+retrains every run of its arms into results/lm/ (hours on a CPU: docs/training.md), then reads.
 """
 from __future__ import annotations
 
 import statistics
 
-from claims import Evidence, claim, verdict_from
+from claims import Evidence, claim, settings, verdict_from
 from claims._stats import decide, paired_difference
 from particles.lm.studies import Collected, get_study
 
@@ -91,6 +94,8 @@ def ordering_evidence(printed: dict[str, float], rows: dict[str, str], study_nam
                  f"learned baseline (val <= {LEARNED_FRACTION} x unigram entropy, last "
                  f"{FLAT_TAIL:.0%} of steps lower it by < {FLAT_DROP:.0%})")
     variants = list(dict.fromkeys(rows.values()))
+    if settings.recompute:  # `--recompute`: retrain this table's arms (every seed of the study)
+        study.run(variants, recompute=True)
     got: Collected = study.collect(variants)
     seeds = got.paired_seeds(variants)
     gate = learned(study_name)

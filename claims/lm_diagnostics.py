@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from claims import Evidence, claim, verdict_from
+from claims import Evidence, claim, settings, verdict_from
 from claims import lm as lm_claims
 from claims._stats import decide, paired_difference
 from particles.lm import bench
@@ -228,6 +228,9 @@ def diagnostics(budget: str, variants) -> tuple[dict[str, dict[int, dict]], list
         got = _quick_diagnostics()
         return {v: got[v] for v in variants if v in got}, [0], {"source": "quick in-memory runs"}
     study = get_study(STUDY)
+    if settings.recompute:  # `--recompute`: retrain the runs, then diagnose the new weights
+        study.run(variants, recompute=True)
+        study.diagnose(variants, recompute=True)
     got = study.collect_diagnostics(variants)
     seeds = got.paired_seeds(variants)
     gate = lm_claims.learned(STUDY)

@@ -200,7 +200,7 @@ def test_torchrun_on_two_cpu_ranks_matches_one_process(tmp_path):
     torchrun = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node=2",
                 "-m", "particles.lm", *args]
     env = dict(os.environ, OMP_NUM_THREADS="1")
-    done = subprocess.run(torchrun, capture_output=True, text=True, timeout=120, env=env)
+    done = subprocess.run(torchrun, capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     for v in variants:
         ddp = json.loads((tmp_path / "ddp" / f"{v}-seed0.json").read_text())
