@@ -109,16 +109,29 @@ class _Updates:
     the exp of every entry that a logsumexp over C costs (≈10× faster on CPU). While both scalings
     e^{(g − g̃)/ε} (in) and e^{(f − f̃)/ε} (out) lie within e^{±τ}, τ = ¼ log(ε_mach/tiny), an entry of
     K̃ flushed below `tiny` carries relative weight ≤ tiny·e^{2τ} = √(ε_mach·tiny) ≪ ε_mach in its sum.
-    An update outside that range (and the first one) is computed by logsumexp in the log domain and
-    its pair is absorbed into K̃ (Schmitzer, SIAM J. Sci. Comput. 41 (2019), A1443, §3.1).
+    The first update absorbs the given potential and zero; an update whose scalings leave that range
+    is recomputed by logsumexp in the log domain and its pair absorbed into K̃ (Schmitzer, SIAM J.
+    Sci. Comput. 41 (2019), A1443, §3.1).
     """
 
     def __init__(self, C: torch.Tensor, eps: float):
-        self.eps = eps
-        self.minus_C_over_eps = -C / eps   # one N×M temporary per log-domain update, no more
+        self.C, self.eps = C, eps
         info = torch.finfo(C.dtype)
         self.tau = 0.25 * math.log(info.eps / info.tiny)
-        self.f_abs = self.g_abs = self.K = None
+        self.f_abs = self.g_abs = self.K = self._minus_C_over_eps = None
+
+    def _log_domain(self, v: torch.Tensor, log_w: torch.Tensor, over: int) -> torch.Tensor:
+        """−ε log Σ exp((v − C)/ε + log w), summed over the axis `over` that v indexes (-1: columns,
+        -2: rows), by logsumexp."""
+        if self._minus_C_over_eps is None:  # needed only when a scaling leaves e^{±τ}
+            self._minus_C_over_eps = -self.C / self.eps
+        return -self.eps * torch.logsumexp(
+            self._minus_C_over_eps + (v / self.eps + log_w).unsqueeze(-3 - over), dim=over)
+
+    def _absorb(self, f: torch.Tensor, g: torch.Tensor) -> None:
+        self.f_abs, self.g_abs = f, g
+        K = (f / self.eps).unsqueeze(-1) + (g / self.eps).unsqueeze(-2)
+        self.K = K.sub_(self.C, alpha=1 / self.eps).exp_()
 
     def _scaled(self, log_in: torch.Tensor, s: torch.Tensor, absorbed: torch.Tensor):
         """absorbed − ε log s, or None when the input or output scaling leaves e^{±τ}."""
@@ -127,30 +140,24 @@ class _Updates:
             return absorbed + self.eps * log_out
         return None
 
-    def _absorb(self, f: torch.Tensor, g: torch.Tensor) -> None:
-        self.f_abs, self.g_abs = f, g
-        self.K = torch.exp(self.minus_C_over_eps + (f / self.eps).unsqueeze(-1) + (g / self.eps).unsqueeze(-2))
-
     def rows(self, g: torch.Tensor, log_b: torch.Tensor) -> torch.Tensor:  # row normalization N_R
-        if self.K is not None:
-            log_v = (g - self.g_abs) / self.eps
-            s = (self.K @ torch.exp(log_b + log_v).unsqueeze(-1)).squeeze(-1)
-            f = self._scaled(log_v, s, self.f_abs)
-            if f is not None:
-                return f
-        f = -self.eps * torch.logsumexp(self.minus_C_over_eps + (g / self.eps + log_b).unsqueeze(-2), dim=-1)
-        self._absorb(f, g)
+        if self.K is None:
+            self._absorb(torch.zeros_like(self.C[..., 0]), g)
+        log_v = (g - self.g_abs) / self.eps
+        f = self._scaled(log_v, (self.K @ torch.exp(log_b + log_v).unsqueeze(-1)).squeeze(-1), self.f_abs)
+        if f is None:
+            f = self._log_domain(g, log_b, -1)
+            self._absorb(f, g)
         return f
 
     def cols(self, f: torch.Tensor, log_a: torch.Tensor) -> torch.Tensor:  # column normalization N_C
-        if self.K is not None:
-            log_u = (f - self.f_abs) / self.eps
-            s = (torch.exp(log_a + log_u).unsqueeze(-2) @ self.K).squeeze(-2)
-            g = self._scaled(log_u, s, self.g_abs)
-            if g is not None:
-                return g
-        g = -self.eps * torch.logsumexp(self.minus_C_over_eps + (f / self.eps + log_a).unsqueeze(-1), dim=-2)
-        self._absorb(f, g)
+        if self.K is None:
+            self._absorb(f, torch.zeros_like(self.C[..., 0, :]))
+        log_u = (f - self.f_abs) / self.eps
+        g = self._scaled(log_u, (torch.exp(log_a + log_u).unsqueeze(-2) @ self.K).squeeze(-2), self.g_abs)
+        if g is None:
+            g = self._log_domain(f, log_a, -2)
+            self._absorb(f, g)
         return g
 
 
@@ -202,7 +209,12 @@ def log_plan(C: torch.Tensor, eps: float, f: torch.Tensor, g: torch.Tensor,
     eps = positive(eps, "eps")
     log_a = _log_weights(a, C.shape[:-1], C, "a")
     log_b = _log_weights(b, C.shape[:-2] + C.shape[-1:], C, "b")
-    return log_a.unsqueeze(-1) + log_b.unsqueeze(-2) + (f.unsqueeze(-1) + g.unsqueeze(-2) - C) / eps
+    return _log_plan(C, eps, f, g, log_a, log_b)
+
+
+def _log_plan(C, eps, f, g, log_a, log_b) -> torch.Tensor:
+    """(f_i/ε + log a_i) + (g_j/ε + log b_j) − C_ij/ε: two passes over N×M (an outer sum, then C)."""
+    return torch.sub((f / eps + log_a).unsqueeze(-1) + (g / eps + log_b).unsqueeze(-2), C, alpha=1 / eps)
 
 
 # ------------------------------------------------------------------ same-marginal Schrödinger bridge
@@ -223,9 +235,7 @@ class SchrodingerBridge:
         return pairwise_cost(self.x, self.x, self.cost)
 
     def log_plan(self) -> torch.Tensor:
-        C = self.cost_matrix()
-        return (self.log_a.unsqueeze(-1) + self.log_a.unsqueeze(-2)
-                + (self.f.unsqueeze(-1) + self.f.unsqueeze(-2) - C) / self.eps)
+        return _log_plan(self.cost_matrix(), self.eps, self.f, self.f, self.log_a, self.log_a)
 
     def barycentric_projection(self) -> torch.Tensor:
         """B_{ρ,ε}(x_i) = E_π[Y | X = x_i] = Σ_j π_ij x_j / Σ_j π_ij (seed 003, slide "Entropic

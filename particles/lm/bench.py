@@ -32,6 +32,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from particles.threads import torch_threads
+from theory.checks import positive_int
 
 ForwardLoss = Callable[[nn.Module, torch.Tensor, torch.Tensor], torch.Tensor]
 
@@ -49,8 +50,7 @@ class ReferenceGPT(nn.Module):
         super().__init__()
         for name, value in (("vocab_size", vocab_size), ("block_size", block_size),
                             ("n_layer", n_layer), ("n_head", n_head), ("n_embd", n_embd)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a positive int, got {value!r}")
+            positive_int(value, name)
         if n_embd % n_head:
             raise ValueError(f"n_embd={n_embd} must be divisible by n_head={n_head}")
         kw = {"device": device, "dtype": dtype}
@@ -105,15 +105,36 @@ class Timing:
         return self.tokens_per_step / self.median_step
 
 
+def time_interleaved(calls: Mapping[str, Callable[[], object]], rounds: int, *, repeat: int = 1,
+                     clock: Callable[[], float] = time.process_time,
+                     sync: Callable[[], None] = lambda: None) -> dict[str, tuple[float, ...]]:
+    """Per-round mean seconds of `repeat` consecutive calls of every callable, interleaved: each
+    round calls every entry, in an order rotated by one between rounds, so that slow drifts of the
+    machine's load fall on all entries alike and cancel in the per-round ratios. `sync()` runs
+    before each clock reading (a device synchronization)."""
+    if not calls:
+        raise ValueError("calls must name at least one callable")
+    rounds, repeat = positive_int(rounds, "rounds"), positive_int(repeat, "repeat")
+    names = list(calls)
+    seconds: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names):] + names[: r % len(names)]:  # rotate the order
+            sync()
+            start = clock()
+            for _ in range(repeat):
+                calls[name]()
+            sync()
+            seconds[name].append((clock() - start) / repeat)
+    return {name: tuple(s) for name, s in seconds.items()}
+
+
 def time_training(models: Mapping[str, nn.Module], idx: torch.Tensor, targets: torch.Tensor, *,
                   rounds: int = 5, steps: int = 3, warmup: int = 2, lr: float = 1e-4,
                   forward_loss: ForwardLoss = logits_cross_entropy) -> dict[str, Timing]:
     """Time `rounds` × `steps` AdamW training steps of every model, interleaved, on one batch."""
     if not models:
         raise ValueError("models must name at least one model")
-    for name, value in (("rounds", rounds), ("steps", steps)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name} must be a positive int, got {value!r}")
+    rounds, steps = positive_int(rounds, "rounds"), positive_int(steps, "steps")
     if isinstance(warmup, bool) or not isinstance(warmup, int) or warmup < 0:
         raise ValueError(f"warmup must be a non-negative int, got {warmup!r}")
     if idx.shape != targets.shape or idx.ndim != 2:
@@ -128,22 +149,15 @@ def time_training(models: Mapping[str, nn.Module], idx: torch.Tensor, targets: t
         opt.step()
         opt.zero_grad(set_to_none=True)
 
-    clock = time.perf_counter if idx.device.type == "cuda" else time.process_time
-    names = list(models)
-    for name in names:
+    for name in models:
         models[name].train()
         for _ in range(warmup):
             step(name)
-    _sync(idx.device)
-    seconds: dict[str, list[float]] = {name: [] for name in names}
-    for r in range(rounds):
-        for name in names[r % len(names):] + names[: r % len(names)]:  # rotate the order
-            start = clock()
-            for _ in range(steps):
-                step(name)
-            _sync(idx.device)
-            seconds[name].append((clock() - start) / steps)
-    return {name: Timing(name, tuple(s), idx.numel()) for name, s in seconds.items()}
+    cuda = idx.device.type == "cuda"
+    seconds = time_interleaved({name: (lambda name=name: step(name)) for name in models}, rounds,
+                               repeat=steps, clock=time.perf_counter if cuda else time.process_time,
+                               sync=lambda: _sync(idx.device))
+    return {name: Timing(name, s, idx.numel()) for name, s in seconds.items()}
 
 
 CI_LEVEL = 0.95  # confidence of the interval that decides a ratio statement
@@ -155,8 +169,7 @@ def median_interval(n: int, level: float = CI_LEVEL) -> tuple[int, int, float]:
     is still ≥ `level`, and that coverage. For n < 6 no order-statistic interval reaches 95%: the
     full range (k = 1) is returned with its coverage 1 − 2^{1−n} < `level`."""
     from scipy.stats import binom
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"n must be a positive int, got {n!r}")
+    n = positive_int(n, "n")
     if not 0 < level < 1:
         raise ValueError(f"level must lie in (0, 1), got {level!r}")
     k = 1
@@ -165,19 +178,26 @@ def median_interval(n: int, level: float = CI_LEVEL) -> tuple[int, int, float]:
     return k, n + 1 - k, float(1 - 2 * binom.cdf(k - 1, n, 0.5))
 
 
-def paired_ratio(timings: Mapping[str, Timing], name: str, baseline: str) -> dict[str, float]:
-    """Per-round ratios t_name / t_baseline (rounds are paired in time): median, quartiles, and the
-    distribution-free confidence interval [ci_lo, ci_hi] for the median ratio (`median_interval`),
-    whose width shrinks like 1/√rounds, unlike the interquartile range."""
-    for key in (name, baseline):
-        if key not in timings:
-            raise KeyError(f"no timing for {key!r}; have {sorted(timings)}")
-    r = np.asarray(timings[name].step_seconds) / np.asarray(timings[baseline].step_seconds)
+def ratio_summary(ratios) -> dict[str, float]:
+    """Median, quartiles and the distribution-free confidence interval [ci_lo, ci_hi] for the
+    median (`median_interval`) of per-round ratios, whose width shrinks like 1/√rounds, unlike the
+    interquartile range."""
+    r = np.asarray(ratios, dtype=np.float64)
+    if r.ndim != 1 or r.size == 0 or not np.all(np.isfinite(r)) or np.any(r <= 0):
+        raise ValueError(f"ratios must be a non-empty 1-D array of positive finite numbers, got {r!r}")
     q25, med, q75 = np.quantile(r, [0.25, 0.5, 0.75])
     lo, hi, coverage = median_interval(int(r.size))
     s = np.sort(r)
     return {"median": float(med), "q25": float(q25), "q75": float(q75), "rounds": int(r.size),
             "ci_lo": float(s[lo - 1]), "ci_hi": float(s[hi - 1]), "ci_coverage": coverage}
+
+
+def paired_ratio(timings: Mapping[str, Timing], name: str, baseline: str) -> dict[str, float]:
+    """`ratio_summary` of the per-round ratios t_name / t_baseline (rounds are paired in time)."""
+    for key in (name, baseline):
+        if key not in timings:
+            raise KeyError(f"no timing for {key!r}; have {sorted(timings)}")
+    return ratio_summary(np.asarray(timings[name].step_seconds) / np.asarray(timings[baseline].step_seconds))
 
 
 def ratio_verdict(ratio: Mapping[str, float], *, at_most: float | None = None,
