@@ -305,3 +305,30 @@ def test_mfu_is_reported_only_against_a_known_peak():
     assert peak_flops("NVIDIA H100 80GB HBM3") == 989.4e12 and peak_flops("cpu") is None
     r = train(Q)
     assert r["mfu"] is None and r["flops_per_token"] > 0
+
+
+def test_run_lock_lets_one_process_train_a_run(tmp_path):
+    import os
+    import subprocess
+    import sys
+    with lm_train.run_lock(tmp_path, "x") as mine:
+        assert mine and (tmp_path / "x.lock").read_text() == str(os.getpid())
+        with lm_train.run_lock(tmp_path, "x") as again:  # held by a live process (this one)
+            assert not again
+    assert not (tmp_path / "x.lock").exists()
+    # a lock left by a process that has exited is taken over
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True).stdout.strip()
+    (tmp_path / "y.lock").write_text(dead)
+    with lm_train.run_lock(tmp_path, "y") as mine:
+        assert mine
+    assert not list(tmp_path.iterdir())
+
+
+def test_sweep_skips_a_run_another_process_is_training(tmp_path, monkeypatch):
+    import os
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "hb-seed0.lock").write_text(str(os.getppid()))  # a live process
+    done = sweep(["gd-lt", "hb"], [0], Q, "s", tmp_path)
+    assert [r["variant"] for r in done] == ["gd-lt"]
+    assert not (tmp_path / "s" / "hb-seed0.json").exists()

@@ -3,7 +3,8 @@
   train     one run (variant x seed) -> <root>/<name>/<variant>-seed<k>.json (+ .pt)
   sweep     variants x seeds, skipping finished runs, resuming interrupted ones
   study     the ledger's committed studies: `study status [NAME]` lists what is committed, missing
-            or stale; `study run NAME` trains what is missing into results/lm/NAME/ (tracked);
+            or stale; `study run NAME` trains what is missing into results/lm/NAME/ (tracked),
+            `study run all` every study in the planned order (start it once per core);
             `study diagnose NAME` computes seed 002's flatness and Jacobian diagnostics of its
             trained models into results/lm/NAME-diagnostics/
   report    mean +- std of best/final validation loss per variant of a finished sweep
@@ -30,7 +31,7 @@ import torch
 from particles.threads import torch_threads
 
 from .data import SOURCES, CorpusError
-from .studies import DIAGNOSED, STUDIES, get_study
+from .studies import DIAGNOSED, STUDIES, get_study, run_plan
 from .train import DEFAULT_ROOT, ResultError, TrainConfig, TrainingDiverged, load_results, sweep, train
 from .variants import VARIANTS
 
@@ -188,7 +189,8 @@ def main(argv=None) -> int:
         p.add_argument("--recompute", action="store_true", help="retrain finished runs")
     p_study = sub.add_parser("study", help="status or run of a committed study (results/lm/NAME)")
     p_study.add_argument("action", choices=("status", "run", "diagnose"))
-    p_study.add_argument("study", nargs="?", default=None, help=f"one of {sorted(STUDIES)}")
+    p_study.add_argument("study", nargs="?", default=None,
+                         help=f"one of {sorted(STUDIES)}; 'run all' follows the plan of studies.PLAN")
     p_study.add_argument("--variants", default=None, help="a subset of the study's variants")
     p_study.add_argument("--seeds", type=_seeds, default=None, help="a subset of seeds (default: the study's)")
     p_study.add_argument("--threads", type=_finite(int), default=None)
@@ -208,7 +210,14 @@ def main(argv=None) -> int:
     if args.cmd == "study":
         if args.study is None:
             if args.action == "run":
-                raise UsageError(f"study: name the study to run, one of {sorted(STUDIES)}")
+                raise UsageError(f"study: name the study to run, one of {sorted(STUDIES)} or 'all'")
+            return _study_status(sorted(STUDIES))
+        if args.study == "all" and args.action == "run":
+            if args.variants or args.seeds:
+                raise UsageError("--variants/--seeds: 'study run all' follows studies.PLAN; name a study to choose")
+            for study in STUDIES.values():
+                _writable(study.folder, "results folder")
+            run_plan(threads=args.threads, recompute=args.recompute)
             return _study_status(sorted(STUDIES))
         study = get_study(args.study)
         if args.action == "status":

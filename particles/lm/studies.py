@@ -208,6 +208,33 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
 )}
 
 
+# The order in which `python -m particles.lm study run all` fills the studies: three seeds of the
+# arms of one claim before the next claim (the cheapest decisive claims first), SOAP (~20x the
+# cost per step) and the last two seeds at the end. Several processes may run the plan at once
+# (`train.run_lock`): each takes the next run nobody is training.
+PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
+    ("main", YURII[:6], (0, 1, 2)),
+    ("linear", SYMPFORMER_LINEAR, (0, 1, 2)),
+    ("main", MOMENTUM_STREAMS[:4], (0, 1, 2)),
+    ("main", MOMENTUM_STREAMS[4:8], (0, 1, 2)),
+    ("deep", SYMPFORMER_SOFTMAX + SYMPFORMER_LINEAR, (0, 1, 2)),
+    ("main", YURII[6:], (0, 1, 2)),
+    ("main", ("soap",), (0, 1, 2)),
+    ("main", YURII + MOMENTUM_STREAMS, (3, 4)),
+    ("linear", SYMPFORMER_LINEAR, (3, 4)),
+    ("deep", SYMPFORMER_SOFTMAX + SYMPFORMER_LINEAR, (3, 4)),
+)
+
+
+def run_plan(*, threads: int | None = None, recompute: bool = False, progress: bool = True) -> None:
+    """Train every missing run of `PLAN`, group by group (resumable; safe in parallel)."""
+    for name, variants, seeds in PLAN:
+        study = STUDIES[name]
+        if threads is not None:
+            study = replace(study, config=replace(study.config, threads=threads))
+        study.run(variants, seeds, progress=progress, recompute=recompute)
+
+
 def get_study(name: str) -> Study:
     if name not in STUDIES:
         raise ValueError(f"study must be one of {sorted(STUDIES)}, got {name!r}")

@@ -45,7 +45,7 @@ import os
 import platform
 import subprocess
 import time
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 from typing import Iterable
@@ -534,7 +534,9 @@ def sweep(variants: Iterable[str], seeds: Iterable[int], base: TrainConfig | Non
     Runs are ordered seed-major so an interrupted sweep has whole seeds first; finished runs are
     never retrained (same configuration hash) unless `force`, and an interrupted run resumes from
     its checkpoint. A finished result of another configuration is a `ResultError` naming the
-    differing fields (never silently replaced).
+    differing fields (never silently replaced). Several processes may run the same sweep: each
+    run is claimed by a lock file (`run_lock`), so a run another live process is training is
+    skipped (and left out of the returned list), never trained twice.
     """
     base = base or TrainConfig()
     variants, seeds = list(variants), list(seeds)
@@ -547,8 +549,50 @@ def sweep(variants: Iterable[str], seeds: Iterable[int], base: TrainConfig | Non
     if progress:
         from tqdm import tqdm
         it = tqdm(todo, desc=f"sweep {name}", unit="run")
-    return [train(replace(base, variant=variant, seed=seed), out_dir, progress=progress,
-                  force=force, weights_dir=weights_dir) for seed, variant in it]
+    results = []
+    for seed, variant in it:
+        cfg = replace(base, variant=variant, seed=seed)
+        with run_lock(weights_dir or out_dir, run_stem(variant, seed)) as mine:
+            if mine:
+                results.append(train(cfg, out_dir, progress=progress, force=force,
+                                     weights_dir=weights_dir))
+    return results
+
+
+@contextmanager
+def run_lock(folder: Path, stem: str):
+    """Claim the run `stem` for this process: yields True when `<folder>/<stem>.lock` (holding this
+    process's pid) was created, or taken over from a process that no longer exists; False when a
+    live process holds it. The lock appears atomically with its content (hard link of a written
+    temporary file), so a reader never sees it empty."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = folder / f"{stem}.lock"
+    tmp = folder / f".{stem}.lock.{os.getpid()}"
+    tmp.write_text(str(os.getpid()))
+    try:
+        for _ in range(2):
+            try:
+                os.link(tmp, lock)
+            except FileExistsError:
+                try:
+                    os.kill(int(lock.read_text()), 0)
+                except ProcessLookupError:
+                    lock.unlink(missing_ok=True)  # stale: its process is gone
+                    continue
+                except (ValueError, FileNotFoundError):
+                    continue  # released or unreadable in between: try again
+                except PermissionError:
+                    pass  # a live process of another user
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                lock.unlink(missing_ok=True)
+            return
+        yield False
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def load_results(name: str = "compact", root: Path | str = DEFAULT_ROOT) -> list[dict]:
