@@ -2,9 +2,11 @@
 from __future__ import annotations
 
 import json
+import re
+import textwrap
 from typing import Any, Iterable
 
-from ._ledger import PAPERS, Result
+from ._ledger import PAPERS, VERDICTS, Result
 
 _MARK = {"holds": "holds", "holds-with-correction": "holds (corrected)", "fails": "FAILS",
          "inconclusive": "inconclusive", "error": "ERROR"}
@@ -80,3 +82,54 @@ def markdown(results: Iterable[Result], budget: str) -> str:
                 out.append("- figures: " + ", ".join(
                     f"[{f}](figures/{f}.png)" for f in r.claim.figures))
     return "\n".join(out) + "\n"
+
+
+# ------------------------------------------------------------------ the README's summary, from the page
+
+SUMMARY_BEGIN = "<!-- ledger-summary: generated from docs/claims.md by `python tools/sync_readme.py` -->"
+SUMMARY_END = "<!-- /ledger-summary -->"
+_VERDICT_OF_MARK = {mark: verdict for verdict, mark in _MARK.items()}
+_ROW = re.compile(r"^\| `([a-z_]+:[^`]+)` \|.*\| ([^|]+?) \|$", re.M)
+_MENTION = re.compile(r"`([a-z_]+:[A-Za-z0-9.\-]+)` → (holds-with-correction|holds|fails|inconclusive|error)")
+
+
+def page_verdicts(page: str) -> dict[str, str]:
+    """{claim id: verdict} read back from a ledger page written by `markdown` (docs/claims.md)."""
+    verdicts = {}
+    for cid, cell in _ROW.findall(page):
+        mark = cell.split(" (expected ")[0].strip()
+        if mark not in _VERDICT_OF_MARK:
+            raise ValueError(f"page: unknown verdict {cell!r} for {cid}")
+        verdicts[cid] = _VERDICT_OF_MARK[mark]
+    if not verdicts:
+        raise ValueError("page: no claim rows found (is it a ledger page written by `markdown`?)")
+    return verdicts
+
+
+def ledger_summary(verdicts: dict[str, str]) -> str:
+    """The README's generated paragraph: counts, then the ids of every verdict other than holds."""
+    count = {v: sum(1 for x in verdicts.values() if x == v) for v in (*VERDICTS, "error")}
+    head = (f"{len(verdicts)} claims: {count['holds']} hold as printed, {count['holds-with-correction']} "
+            f"hold only with a stated correction, {count['fails']} fail, {count['inconclusive']} are "
+            "inconclusive" + (f", {count['error']} raised an error" if count["error"] else "") + ".")
+    lines = [SUMMARY_BEGIN, head, ""]
+    for verdict, label in (("holds-with-correction", "Hold only with a correction"), ("fails", "Fail"),
+                           ("inconclusive", "Inconclusive"), ("error", "Error")):
+        ids = sorted(c for c, v in verdicts.items() if v == verdict)
+        if ids:
+            lines += textwrap.wrap(f"- {label} ({len(ids)}): " + ", ".join(f"`{c}`" for c in ids) + ".",
+                                   width=100, subsequent_indent="  ", break_on_hyphens=False)
+    return "\n".join(lines + [SUMMARY_END])
+
+
+def sync_readme(readme: str, verdicts: dict[str, str]) -> str:
+    """`readme` with its generated summary block rewritten and every `` `id` → verdict `` mention
+    set to the verdict of `verdicts`; raises ValueError for a missing block or an unknown id."""
+    start, end = readme.find(SUMMARY_BEGIN), readme.find(SUMMARY_END)
+    if start < 0 or end < start:
+        raise ValueError(f"readme: no block between {SUMMARY_BEGIN!r} and {SUMMARY_END!r}")
+    readme = readme[:start] + ledger_summary(verdicts) + readme[end + len(SUMMARY_END):]
+    unknown = sorted({cid for cid, _ in _MENTION.findall(readme)} - set(verdicts))
+    if unknown:
+        raise ValueError(f"readme: mentions claims the ledger page does not list: {unknown}")
+    return _MENTION.sub(lambda m: f"`{m.group(1)}` → {verdicts[m.group(1)]}", readme)

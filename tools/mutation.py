@@ -84,8 +84,8 @@ MUTANTS = [
     # ---------------------------------------------------------------- integrators and weights
     Mutant("ab2-weights-reversed-ratio", "theory/schemes.py", AB2_WEIGHTS,
            "return (2.0 * h + h_prev) / (2.0 * h), h_prev / (2.0 * h)",
-           "AB-2 (17) weights with h_k and h_{k−1} exchanged: consistent, exact for equal steps, "
-           "first order on a variable grid"),
+           "AB-2 (17) weights with h_k and h_{k−1} exchanged: consistent, exact for equal steps, and "
+           "its errors cancel in pairs on smooth and alternating grids (order 2 stays)"),
     Mutant("ab2-constant-weights", "theory/schemes.py", AB2_WEIGHTS, "return 1.5, 0.5",
            "the constant-step weights (3/2, 1/2) used for every step ratio"),
     Mutant("ab2-beta1-inconsistent", "theory/schemes.py", AB2_WEIGHTS,
