@@ -64,6 +64,7 @@ def test_eq15_is_conformally_symplectic_with_sigma_k_for_separable_H(d, h, damp,
                        _z(d, seed)).max() < TOL
 
 
+@pytest.mark.slow  # fast: claim sympformer:eq-15-nonseparable, tests/test_conventions.py
 @given(d_, h_, schedule_, seed_, st.sampled_from(["conformal_symplectic_euler_implicit",
                                                    "conformal_midpoint"]))
 def test_corrected_schemes_are_conformally_symplectic_for_non_separable_H(d, h, damp, seed, scheme):

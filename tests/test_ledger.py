@@ -132,7 +132,8 @@ def test_select_rejects_unknown_filters():
 
 def test_cli_json_roundtrip(capsys):
     from claims.__main__ import main
-    main(["--json", "--only", "sp_transformer"])
+    ids = ["sp_transformer:eq-17-18", "sp_transformer:thm-2-converse"]  # two second-long claims
+    main(["--json", "--only", *ids])
     rows = json.loads(capsys.readouterr().out)
-    assert all(r["paper"] == "sp_transformer" for r in rows)
+    assert [r["id"] for r in rows] == ids and all(r["paper"] == "sp_transformer" for r in rows)
     assert all(r["verdict"] in claims.VERDICTS for r in rows)

@@ -124,6 +124,7 @@ def test_batched_clouds_are_solved_independently():
                                    rtol=0, atol=1e-10)
 
 
+@pytest.mark.slow  # the plan convention is pinned in seconds by tests/test_conventions.py
 def test_matches_pot_sinkhorn_log():
     ot = pytest.importorskip("ot")
     x, a = cloud(1, (50, 2)), dirichlet(1, (50,))
