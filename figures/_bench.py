@@ -98,3 +98,14 @@ def ratio_axes(ax, positions, summaries, **kw) -> None:
     err = [med - np.array([s["ci_lo"] for s in summaries]),
            np.array([s["ci_hi"] for s in summaries]) - med]
     ax.errorbar(positions, med, yerr=err, capsize=3, **kw)
+
+
+def save(ctx, fig, result: Mapping[str, Any], what: str) -> None:
+    """Title the figure with `what` and the measurement's provenance, then write the PNG and the
+    result it drew (<figure>.json) next to each other."""
+    prov = result["provenance"]
+    fig.suptitle(f"{ctx.name} ({ctx.budget}): {what}\n{prov['cpu']}, {prov['threads']} thread, "
+                 f"torch {prov['torch']}, commit {prov['commit'][:12]}", fontsize=9)
+    fig.tight_layout()
+    ctx.save(fig)
+    ctx.save_json(result)

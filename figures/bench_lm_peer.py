@@ -75,17 +75,26 @@ def draw_from(ctx: Context, result: dict) -> None:
     a1.set_xlabel(f"step time / vanilla step time (median, {r['ci_coverage']:.1%} CI, {t['rounds']} rounds)")
     a1.set_title("overhead of each momentum variant = ratio − 1", fontsize=9)
     a1.grid(alpha=0.3)
-    cfg, prov = t["config"], result["provenance"]
-    fig.suptitle(f"bench-lm-peer ({ctx.budget}): {cfg['n_layer']} layers, width {cfg['n_embd']}, "
-                 f"{cfg['n_head']} heads, {cfg['block_size']} tokens × batch {t['batch_size']}; "
-                 f"{prov['cpu']}, {t['threads']} thread, torch {prov['torch']}, commit {prov['commit'][:12]}",
-                 fontsize=9)
-    fig.tight_layout()
-    ctx.save(fig)
-    ctx.save_json(result)
+    cfg = t["config"]
+    _bench.save(ctx, fig, result, f"{cfg['n_layer']} layers, width {cfg['n_embd']}, {cfg['n_head']} heads, "
+                                  f"{cfg['block_size']} tokens × batch {t['batch_size']}")
 
 
 @figure("bench-lm-peer", claims=["momentum_streams:wall-clock", "yurii:wall-clock"])
 def draw(ctx: Context) -> None:
     """LM training step: vanilla vs a TransformerEncoderLayer model (tokens/s), momentum overheads."""
     draw_from(ctx, _bench.measured(ctx, config, measure))
+
+
+def summary_markdown(result: dict) -> str:
+    """The docs/benchmarks.md table of a measurement (tests/test_bench.py checks the page quotes it)."""
+    s, models = result["summary"], result["throughput"]["models"]
+    r = s["vanilla_over_reference"]
+    lines = [f"Vanilla / reference tokens/s = **{r['median']:.3f}** ({r['ci_coverage']:.1%} CI "
+             f"{r['ci_lo']:.3f}–{r['ci_hi']:.3f}, {r['rounds']} rounds; "
+             f"{models[bench.BASELINE]['tokens_per_s']:.0f} vs {models[bench.REFERENCE]['tokens_per_s']:.0f} "
+             f"tokens/s): goal ≥ {GOAL} met: {s['goal_met']}.", "",
+             "| momentum variant | step-time overhead over vanilla (median [CI]) |", "|---|---|"]
+    for v, o in sorted(s["momentum_overhead"].items(), key=lambda kv: kv[1]["median"]):
+        lines.append(f"| {VARIANTS[v].label} (`{v}`) | {o['median']:+.1%} [{o['ci_lo']:+.1%}, {o['ci_hi']:+.1%}] |")
+    return "\n".join(lines)

@@ -157,12 +157,8 @@ def draw_from(ctx: Context, result: dict) -> None:
     a3.grid(alpha=0.3, which="both")
     if a3.lines[1:]:
         a3.legend(fontsize=7)
-    prov = result["provenance"]
-    fig.suptitle(f"bench-pepit ({ctx.budget}): {prov['cpu']}, PEPit {prov['packages']['PEPit']}, "
-                 f"SCS {prov['packages']['scs']}, commit {prov['commit'][:12]}", fontsize=9)
-    fig.tight_layout()
-    ctx.save(fig)
-    ctx.save_json(result)
+    pk = result["provenance"]["packages"]
+    _bench.save(ctx, fig, result, f"PEPit {pk['PEPit']}, cvxpy {pk['cvxpy']}, SCS {pk['scs']}")
 
 
 @figure("bench-pepit", claims=["momentum_streams:lemma-F.1", "momentum_streams:lemma-F.2",
@@ -170,3 +166,24 @@ def draw_from(ctx: Context, result: dict) -> None:
 def draw(ctx: Context) -> None:
     """theory.rates worst cases vs PEPit (SCS): equal values and the time ratio ours/PEPit."""
     draw_from(ctx, _bench.measured(ctx, config, measure))
+
+
+def summary_markdown(result: dict) -> str:
+    """The docs/benchmarks.md table of a measurement (tests/test_bench.py checks the page quotes it)."""
+    rows, s = result["rows"], result["summary"]
+    lines = ["| class | method | cases | max \\|PEPit − ours\\| / max(1, ours) | time ours / PEPit (medians) |",
+             "|---|---|---|---|---|"]
+    for cls in ("quadratic", "smooth-strongly-convex"):
+        for name in METHODS:
+            sel = [r for r in rows if r["class"] == cls and r["method"] == name and "equal" in r]
+            if sel:
+                rel = max(r["abs_diff"] / max(1.0, abs(r["ours"])) for r in sel)
+                med = [r["ours_over_pepit"]["median"] for r in sel]
+                lines.append(f"| {cls} | {name} | {len(sel)} | {rel:.1e} | {min(med):.1e} – {max(med):.1e} |")
+    full = [r for r in rows if "full_over_quadratic" in r and r["N"] == max(result["config"]["full_class_n"])]
+    lines += ["", f"All values equal within the tolerance: {s['all_equal']} (largest relative difference "
+                  f"{s['largest_relative_difference']:.1e}). Beyond quadratics (not an equality): PEPit's "
+                  f"worst case over the full class at N = {max(result['config']['full_class_n'])} is "
+              + ", ".join(f"{r['full_over_quadratic']:.1f}× ({r['method']}, κ = {r['kappa']:g})" for r in full)
+              + " the quadratic-model value."]
+    return "\n".join(lines)

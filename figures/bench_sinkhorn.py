@@ -157,15 +157,31 @@ def draw_from(ctx: Context, result: dict) -> None:
     for ax in (a1, a2):
         ax.grid(alpha=0.3, which="both")
         ax.legend(fontsize=6)
-    prov = result["provenance"]
-    fig.suptitle(f"bench-sinkhorn ({ctx.budget}): {prov['cpu']}, torch {prov['torch']}, "
-                 f"POT {prov['packages']['POT']}, commit {prov['commit'][:12]}", fontsize=9)
-    fig.tight_layout()
-    ctx.save(fig)
-    ctx.save_json(result)
+    _bench.save(ctx, fig, result, f"POT {result['provenance']['packages']['POT']}")
 
 
 @figure("bench-sinkhorn", claims=["heatflow:sinkhorn-sb"])
 def draw(ctx: Context) -> None:
     """Sinkhorn vs POT sinkhorn_log (numpy, torch) at equal tolerance: seconds and time ratios."""
     draw_from(ctx, _bench.measured(ctx, config, measure))
+
+
+def summary_markdown(result: dict) -> str:
+    """The docs/benchmarks.md table of a measurement (tests/test_bench.py checks the page quotes it)."""
+    s, cov = result["summary"], result["rows"][0]["solvers"][POT_LOG[0]]["ours_over_peer"]["ci_coverage"]
+    lines = [f"| N | ε | iterations ours / POT log / POT stabilized | time ours / POT log numpy | "
+             f"ours / POT log torch | ours / POT stabilized torch | max ‖Δπ‖₁ / bound |",
+             "|---|---|---|---|---|---|---|"]
+    for r in result["rows"]:
+        v = r["solvers"]
+        ratio = [f"{q['median']:.3f} [{q['ci_lo']:.3f}, {q['ci_hi']:.3f}]"
+                 for q in (v[p]["ours_over_peer"] for p in PEERS)]
+        worst = max(v[p]["plan_l1"] / v[p]["plan_l1_bound"] for p in PEERS)
+        lines.append(f"| {r['n']} | {r['eps']:g} | {v[OURS]['iterations']} / {v[POT_LOG[1]]['iterations']} / "
+                     f"{v[PEERS[2]]['iterations']} | {' | '.join(ratio)} | {worst:.2f} |")
+    lines.append(f"\nMedian time ratios with their {cov:.1%} confidence intervals ({result['config']['rounds']} "
+                 f"rounds). Ours at least as fast as POT `sinkhorn_log` in every case (CI upper end ≤ 1): "
+                 f"{s['ours_at_least_as_fast_as_pot_sinkhorn_log']}; largest median ratio "
+                 f"{s['largest_ours_over_pot_sinkhorn_log_median']:.3f}; same plan within the bound everywhere: "
+                 f"{s['same_plan_everywhere']}.")
+    return "\n".join(lines)

@@ -201,3 +201,11 @@ def test_committed_measurement_is_current_and_draws(name, tmp_path):
     module.draw_from(ctx, result)
     assert (tmp_path / f"{name}.png").stat().st_size > 0
     assert json.loads((tmp_path / f"{name}.json").read_text())["config"] == result["config"]
+
+
+@pytest.mark.parametrize("name", sorted(BENCHES))
+def test_benchmarks_page_quotes_the_committed_measurement(name):
+    """docs/benchmarks.md carries each bench's summary as generated from its committed result."""
+    page = (_bench.ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    module = BENCHES[name]
+    assert module.summary_markdown(_bench.read_committed(name, module.config("full"))) in page
