@@ -536,7 +536,8 @@ def sweep(variants: Iterable[str], seeds: Iterable[int], base: TrainConfig | Non
     its checkpoint. A finished result of another configuration is a `ResultError` naming the
     differing fields (never silently replaced). Several processes may run the same sweep: each
     run is claimed by a lock file (`run_lock`), so a run another live process is training is
-    skipped (and left out of the returned list), never trained twice.
+    skipped (and left out of the returned list), never trained twice. (The ranks of one torchrun
+    job take no locks: they train each run together.)
     """
     base = base or TrainConfig()
     variants, seeds = list(variants), list(seeds)
@@ -550,9 +551,11 @@ def sweep(variants: Iterable[str], seeds: Iterable[int], base: TrainConfig | Non
         from tqdm import tqdm
         it = tqdm(todo, desc=f"sweep {name}", unit="run")
     results = []
+    # the ranks of one torchrun job train every run together: no lock between them
+    distributed = int(os.environ.get("WORLD_SIZE", "1")) > 1
     for seed, variant in it:
         cfg = replace(base, variant=variant, seed=seed)
-        with run_lock(weights_dir or out_dir, run_stem(variant, seed)) as mine:
+        with (nullcontext(True) if distributed else run_lock(weights_dir or out_dir, run_stem(variant, seed))) as mine:
             if mine:
                 results.append(train(cfg, out_dir, progress=progress, force=force,
                                      weights_dir=weights_dir))
