@@ -27,8 +27,9 @@ interval mean ± t_{1−0.05/m}·SE whose ends are these bounds); otherwise it i
 carries the n at which it would be decided if mean and SD stayed as measured.
 Every component reports the seed SD and the minimal detectable effect (two-sided 5%, power 80%) at
 its n. A claim holds when all components hold (an intersection-union test, no correction needed),
-fails when one fails, and is inconclusive otherwise. The verdict is decided only when the same
-verdict follows from the rollouts saved at 80% and 90% of the epochs (the decision has converged);
+fails when one fails, and is inconclusive otherwise. The verdict is decided only when the rollouts
+saved at 80% and 90% of the epochs do not give the opposite decided verdict (the decision does not
+flip over the last fifth of training; an underpowered milestone is reported, not held against it);
 the loss-curve convergence of every run is reported beside it.
 """
 from __future__ import annotations
@@ -50,7 +51,7 @@ FIT_ERROR_BLOWN_UP = 10.0       # the q1 error of a blown-up rollout (no fit at 
 ENERGY_UNSTABLE = -1.0          # the energy change of a rollout that is not finite (H >= 0: -100%)
 ALPHA, POWER = 0.05, 0.80
 MIN_SEEDS = 3
-STABLE_FROM = (0.8, 0.9)        # fractions of the epochs whose rollouts must give the same verdict
+STABLE_FROM = (0.8, 0.9)        # fractions of the epochs whose rollouts may not contradict the verdict
 
 # Where our networks and training depart from §5 (docs/sp_transformer_experiment.md, "Could the
 # verdicts be artifacts?"), carried in the evidence of the two experiment claims.
@@ -187,7 +188,8 @@ def _evaluate(got: sp_train.Collected, b: sp_train.Budget, networks, components)
     history = {e: combine(at(e)) for e in checks}
     return {"seeds": seeds, "components": final, "verdict": verdict,
             "verdict_at_epochs": {**history, n_epochs: verdict},
-            "stable": bool(checks) and all(v == verdict for v in history.values())}
+            "stable": bool(checks) and not any(v != verdict and v != "inconclusive"
+                                                for v in history.values())}
 
 
 def _decide_experiment(budget: str, networks: tuple[str, str], components, departures: dict,
@@ -232,13 +234,14 @@ def _criterion(b, got, stable: bool, networks) -> str:
     if b.committed and not got.complete:
         why = f" Undecided: runs not usable: {got.problems()['to_train']} trains them."
     elif b.committed and not stable:
-        why = " Undecided: the verdict from the 80%/90% milestones differs (train longer)."
+        why = " Undecided: a milestone at 80%/90% of the epochs gives the opposite verdict (train longer)."
     return (f"per component, mean over ≥ {MIN_SEEDS} seeds with a 95% t-interval (paired by seed for "
             f"comparisons): holds when the CI lies on the claimed side; fails when the "
             f"one-sided (1 − {ALPHA}/m) bound (Bonferroni over the m components) lies on the other "
             f"side; the claim holds when "
             f"every component holds and fails when one fails; decided only when the rollouts at "
-            f"{', '.join(f'{f:.0%}' for f in STABLE_FROM)} of the epochs give the same verdict; "
+            f"{' and '.join(f'{f:.0%}' for f in STABLE_FROM)} of the epochs give no opposite decided "
+            f"verdict; "
             f"trained {', '.join(f'{n} {b.epochs[n]}' for n in networks)} epochs (Table 3: "
             f"{Table3.n_epochs}).{why}")
 

@@ -98,10 +98,12 @@ def committed(tmp_path, monkeypatch):
     return b
 
 
-def _commit(b, network: str, seed: int, traj: np.ndarray) -> None:
-    """A synthetic finished run whose every milestone rolls out `traj`."""
+def _commit(b, network: str, seed: int, traj: np.ndarray, earlier: np.ndarray | None = None) -> None:
+    """A synthetic finished run that rolls out `traj`, and `earlier` (default `traj`) at every
+    milestone before the last epoch."""
     n = b.epochs[network]
-    milestones = [{"epoch": e, **sp_train.rollout_summary(traj, b.t_rollout)}
+    milestones = [{"epoch": e, **sp_train.rollout_summary(traj if e == n or earlier is None else earlier,
+                                                          b.t_rollout)}
                   for e in sp_train.milestone_epochs(n)]
     loss = list(np.geomspace(1.0, 1e-2, n))
     result = {"config": sp_train.run_config(network, seed, b), "epochs": n,
@@ -159,3 +161,18 @@ def test_fig_7cd_fails_when_the_standard_transformer_keeps_its_energy(committed)
     assert comp["sp_minus_transformer_fit_2_20"]["values"] == [0.0, 0.0, 0.0]
     assert list(ev.counterexample["failed_components"]) == [
         "sp_minus_transformer_fit_2_20", "transformer_loses_energy", "transformer_minus_sp_energy_change"]
+
+
+def test_a_verdict_contradicted_at_the_80_and_90_percent_milestones_is_not_decided(committed):
+    ref, t = sp_train.reference(), _t()
+    for s in range(3):
+        keeps = ref * (1 + 0.01 * (s - 1))
+        # earlier checkpoints: the standard transformer fits on (2, 20] (5% amplitude error, worse
+        # than the SP transformer's 1%) and loses energy after t = 300 (amplitude × 0.8: H × 0.64)
+        loses = ref * (1.05 + 0.01 * (s - 1))
+        loses[t > 300.0] *= 0.8
+        _commit(committed, "transformer", s, keeps, earlier=loses)
+        _commit(committed, "sp_transformer", s, keeps)
+    ev = spx.fig_7cd("full")
+    assert ev.numbers["verdict_at_epochs"] == {8: "holds", 9: "holds", 10: "fails"}
+    assert ev.verdict == "inconclusive" and "opposite verdict" in ev.criterion
