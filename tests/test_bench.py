@@ -3,6 +3,7 @@ ratio statistics, interleaving, the log-stabilized Sinkhorn updates, equal plans
 worst cases with PEPit, committed measurements. No timing is asserted anywhere."""
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -163,7 +164,8 @@ def test_momentum_variants_carry_a_velocity_stream():
 
 @pytest.fixture
 def results(tmp_path, monkeypatch):
-    monkeypatch.setattr(_bench, "RESULTS", tmp_path / "results")
+    from claims import _committed
+    monkeypatch.setattr(_committed, "RESULTS", tmp_path / "results")
     return tmp_path
 
 
@@ -206,6 +208,6 @@ def test_committed_measurement_is_current_and_draws(name, tmp_path):
 @pytest.mark.parametrize("name", sorted(BENCHES))
 def test_benchmarks_page_quotes_the_committed_measurement(name):
     """docs/benchmarks.md carries each bench's summary as generated from its committed result."""
-    page = (_bench.ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    page = (Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     module = BENCHES[name]
     assert module.summary_markdown(_bench.read_committed(name, module.config("full"))) in page

@@ -482,3 +482,13 @@ def test_spearman_permutation_test_is_exact():
     assert down["rho"] == pytest.approx(-1.0) and down["p_less"] == pytest.approx(1 / 120)
     with pytest.raises(ValueError, match="length"):
         spearman_test(x, x[:4])
+
+
+def test_committed_training_throughput_is_current():
+    """The wall-clock claims' committed measurement exists, was taken with the code's settings
+    (every variant, one thread) and carries its provenance."""
+    from claims._committed import read_committed
+    result = read_committed(lmd.THROUGHPUT, lmd.throughput_config("full"))
+    assert result["provenance"]["threads"] == 1 and result["provenance"]["commit"] != "unknown"
+    models = result["throughput"]["models"]
+    assert set(lmd.WALL_CLOCK_VARIANTS) <= set(models) and result["throughput"]["rounds"] == 21

@@ -555,7 +555,9 @@ def sweep(variants: Iterable[str], seeds: Iterable[int], base: TrainConfig | Non
     distributed = int(os.environ.get("WORLD_SIZE", "1")) > 1
     for seed, variant in it:
         cfg = replace(base, variant=variant, seed=seed)
-        with (nullcontext(True) if distributed else run_lock(weights_dir or out_dir, run_stem(variant, seed))) as mine:
+        lock = nullcontext(True) if distributed else run_lock(weights_dir or out_dir,
+                                                              run_stem(variant, seed))
+        with lock as mine:
             if mine:
                 results.append(train(cfg, out_dir, progress=progress, force=force,
                                      weights_dir=weights_dir))
