@@ -279,5 +279,3 @@ def ms_ns_causal(budget: str) -> Evidence:
                     "perturbed, outputs compared bit for bit) is exactly zero on every pair s > t "
                     "of the independent reference and non-zero on every s <= t",
                     numbers=maps)
-
-
