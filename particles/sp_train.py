@@ -409,26 +409,34 @@ def write_result(path: Path, result: dict) -> Path:
     return atomic_write_text(path, "{\n" + ",\n".join(lines) + "\n}\n")
 
 
-def read_result(path: Path) -> dict:
-    """A result JSON, validated: a truncated or inconsistent file is a `ResultError` naming it."""
+def _require(ok: bool, what: str) -> None:
+    if not ok:
+        raise ValueError(what)
+
+
+def read_result(path: Path, budget: str = "full") -> dict:
+    """A result JSON, validated: a truncated or inconsistent file is a `ResultError` naming it and
+    the command that rebuilds it."""
     path = Path(path)
     network, _, seed = path.stem.rpartition("-seed")
-    fix = (f"restore it (`git checkout -- {path}`) or rebuild it with "
-           f"`{rebuild_command(network or 'NETWORK', int(seed) if seed.isdigit() else 0, True)}`")
+    command = rebuild_command(network or "NETWORK", int(seed) if seed.isdigit() else 0, True)
+    if budget != "full":
+        command = command.replace(COMMAND, f"{COMMAND} --budget {budget}")
     try:
         r = json.loads(path.read_text(encoding="utf-8"))
         cfg, n = r["config"], r["epochs"]
         if cfg["schema"] != SCHEMA:
             return r  # an older layout: `collect` reports it stale (config field `schema`)
-        assert len(r["train_loss"]) == len(r["val_loss"]) == n, "loss curves shorter than epochs"
+        _require(len(r["train_loss"]) == len(r["val_loss"]) == n, "loss curves shorter than epochs")
         n_states = round(cfg["rollout"]["t_end"] / r["rollout"]["h"]) + 1
-        assert len(r["rollout"]["states"]) == n_states, "rollout has the wrong length"
+        _require(len(r["rollout"]["states"]) == n_states, "rollout has the wrong length")
         marks = [m["epoch"] for m in r["milestones"]]
-        assert marks and marks[-1] == n and marks == sorted(set(marks)), "milestones missing"
-        assert cfg["network"] != "resnet" or "output_bound" in r, "no output_bound"
-        assert cfg["network"] != "sp_transformer" or "structure" in r, "no structure"
-    except (OSError, ValueError, KeyError, TypeError, AssertionError) as exc:
-        raise ResultError(f"{path}: unusable result ({type(exc).__name__}: {exc}); {fix}") from None
+        _require(bool(marks) and marks[-1] == n and marks == sorted(set(marks)), "milestones missing")
+        _require(cfg["network"] != "resnet" or "output_bound" in r, "no output_bound")
+        _require(cfg["network"] != "sp_transformer" or "structure" in r, "no structure")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ResultError(f"{path}: unusable result ({type(exc).__name__}: {exc}); restore it "
+                          f"(`git checkout -- {path}`) or rebuild it with `{command}`") from None
     return r
 
 
@@ -495,7 +503,7 @@ def collect(budget: str | Budget = "full", networks=tuple(NETWORKS), seeds=None,
                 got.missing.append(stem(n, s))
                 continue
             try:
-                r = read_result(path)
+                r = read_result(path, b.name)
             except ResultError as exc:
                 got.corrupt[stem(n, s)] = str(exc)
                 continue
