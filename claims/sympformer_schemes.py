@@ -48,7 +48,7 @@ def _exp_euler_error(weight: str, h: float, T: float = 2.0, t0: float = 1.0) -> 
     _, Q, P = I.integrate("exponential_euler", q0, p0, t0, [h] * n, field, damp, weight=weight)
     ref = solve_ivp(lambda t, y: [y[1], -3 / t * y[1] - y[0]], (t0, t0 + T), [1.0, 0.0],
                     method="DOP853", rtol=1e-12, atol=1e-12).y[:, -1]
-    return float(np.hypot(Q[-1, 0] - ref[0], P[-1, 0] - ref[1]))
+    return float(np.hypot(Q[-1, 0].item() - ref[0], P[-1, 0].item() - ref[1]))
 
 
 @claim("sympformer:eq-16", locator="Section 2, eq. (16) and the text after it",
