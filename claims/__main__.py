@@ -10,10 +10,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from theory.cli import Parser, writable
 from theory.io import atomic_write_text
 
 from . import BUDGETS, run_all, select, settings
-from ._cli import Parser, writable
 from ._report import markdown, table, to_json
 
 

@@ -40,7 +40,7 @@ import numpy as np
 from scipy import stats
 
 from claims import Evidence, claim, decide, settings
-from particles import oscillator, sp_train
+from particles import oscillator, sp_rollouts, sp_train
 from particles.sp_networks import Table3
 from theory import hamiltonian
 
@@ -154,7 +154,7 @@ def _value(x, missing: float) -> float:
 
 def _training(recs: list[dict]) -> dict:
     """Epochs, seeds, final train/validation loss and the convergence of every run's loss curve."""
-    conv = [sp_train.convergence(r["losses"]) for r in recs]
+    conv = [sp_rollouts.convergence(r["losses"]) for r in recs]
     return {"epochs": sorted({r["epochs"] for r in recs}), "seeds": [r["seed"] for r in recs],
             "final_loss": [float(r["losses"][-1]) for r in recs],
             "final_val_loss": [float(r["val_losses"][-1]) for r in recs],
@@ -280,12 +280,12 @@ def _box(t_end: float) -> float:
 def _blowup_times(recs: dict, t_end: float) -> dict:
     """Per network, the first time each seed's rollout leaves the box (inf: never)."""
     ref = sp_train.reference(t_end)
-    return {n: [sp_train.blowup_time(r["rollout"], ref, BLOWUP_FACTOR) for r in recs[n]] for n in recs}
+    return {n: [sp_rollouts.blowup_time(r["rollout"], ref, BLOWUP_FACTOR) for r in recs[n]] for n in recs}
 
 
 def _log_peak(summary: dict, window: str, box: float) -> float:
     """log10 of max‖ẑ‖∞ on the window in units of the box (> 0: the rollout left the box)."""
-    return math.log10(_value(summary["max_abs"][window], sp_train.BLOWUP_GUARD) / box)
+    return math.log10(_value(summary["max_abs"][window], sp_rollouts.BLOWUP_GUARD) / box)
 
 
 def _fit(summary: dict, window: str) -> float:
@@ -350,7 +350,7 @@ def fig_7cd(budget: str) -> Evidence:
                 [_energy(a) - _energy(b) for a, b in zip(tr, sp)], "<", 0.0)}
 
     def extra(recs: dict) -> dict:
-        drift = {n: [sp_train.energy_drift(r["rollout"]) for r in recs[n]] for n in recs}
+        drift = {n: [sp_rollouts.energy_drift(r["rollout"]) for r in recs[n]] for n in recs}
         return {"reference_energy": float(oscillator.energy(hamiltonian.Z0, oscillator.K_TEST)),
                 "blowup_time": _blowup_times(recs, t_end),
                 "energy_relative_change": {n: [d["relative_change"] for d in drift[n]] for n in recs},

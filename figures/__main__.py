@@ -18,7 +18,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 import claims
-from claims._cli import DOCS, ROOT, Parser, writable
+from theory.cli import DOCS, ROOT, Parser, writable
 from claims._report import markdown
 from theory.io import atomic_write_text
 

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from figures import Context, figure
-from particles import oscillator, sp_train
+from particles import oscillator, sp_rollouts, sp_train
 from figures.oscillator_rollouts import LABELS
 
 
@@ -16,7 +16,7 @@ def draw(ctx: Context) -> None:
     change = {**ctx.evidence("sp_transformer:fig-7cd").numbers.get("energy_relative_change", {})}
     res = sp_train.collect(ctx.budget).records
     ref = sp_train.reference(sp_train.get_budget(ctx.budget).t_rollout)
-    t = sp_train.times(len(ref))
+    t = sp_rollouts.times(len(ref))
     E_ref = oscillator.energy(ref, oscillator.K_TEST)
     fig, axes = plt.subplots(1, 4, figsize=(16, 3.6), sharey=True)
     header, columns = ["t", "H_implicit_midpoint"], [t, E_ref]

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from figures import Context, figure
-from particles import sp_train
+from particles import sp_rollouts, sp_train
 
 LABELS = {"resnet": "ResNet", "sympnet": "SympNet", "transformer": "transformer",
           "sp_transformer": "SP transformer"}
@@ -24,7 +24,7 @@ def draw(ctx: Context) -> None:
         ev = ctx.evidence(f"sp_transformer:{claim}").numbers
         res = sp_train.collect(ctx.budget, networks).records
         ref = sp_train.reference(sp_train.get_budget(ctx.budget).t_rollout)
-        t = sp_train.times(len(ref))
+        t = sp_rollouts.times(len(ref))
         if not columns:
             columns.append(t)
             header.append("q1_implicit_midpoint")

@@ -1,6 +1,6 @@
 """Loss curves of the four networks of seed 001 §5 (Table 3: 2000 epochs), every seed: the one-step
 training loss and the held-out k = 3.5 validation loss per epoch, log scale, with the convergence
-criterion of `particles.sp_train.convergence` evaluated per run."""
+criterion of `particles.sp_rollouts.convergence` evaluated per run."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
@@ -8,7 +8,7 @@ import numpy as np
 
 from figures import Context, figure
 from figures.oscillator_rollouts import LABELS
-from particles import sp_train
+from particles import sp_rollouts, sp_train
 
 CLAIMS = {"resnet": "sp_transformer:fig-7ab", "sympnet": "sp_transformer:fig-7ab",
           "transformer": "sp_transformer:fig-7cd", "sp_transformer": "sp_transformer:fig-7cd"}
@@ -43,7 +43,7 @@ def draw(ctx: Context) -> None:
     axes[0].set_ylabel("one-step MSE (solid: training, dashed: k = 3.5 validation)")
     missing = sorted({*got.missing, *got.stale, *got.corrupt})
     fig.suptitle(f"Seed 001 §5, Table 3 training (budget {ctx.budget}); converged: the last 10% of "
-                 f"the epochs lower the training loss by < {sp_train.CONVERGED_DROP:.0%} (means over "
+                 f"the epochs lower the training loss by < {sp_rollouts.CONVERGED_DROP:.0%} (means over "
                  f"5% windows)" + (f"; runs not usable: {', '.join(missing)}" if missing else ""),
                  fontsize=9)
     fig.tight_layout()

@@ -34,11 +34,9 @@ import argparse
 import functools
 import json
 import math
-import os
 import platform
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -47,10 +45,12 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from particles import geometry, oscillator
+from particles import oscillator
 from particles.sp_networks import NETWORKS, Table2, Table3, build, optimizers
+from particles.sp_rollouts import (BLOWUP_GUARD, blowup_time, convergence, energy_drift, max_abs,
+                                   q1_error, rollout, structure)
 from particles.threads import torch_threads
-from theory import symplectic
+from theory.cli import Parser, writable
 from theory.io import atomic_write, atomic_write_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,8 +58,6 @@ RESULTS = ROOT / "results" / "sp_transformer"   # tracked: one JSON per finished
 RUNS = ROOT / "runs" / "sp_transformer"         # git-ignored: checkpoints, non-committed results
 SCHEMA = 2                                      # version of the result JSON
 T_ROLLOUT = 600.0                               # fig. 7(d): the long horizon
-BLOWUP_GUARD = 1e6                              # a rollout stops once max‖ẑ‖∞ exceeds this
-CONVERGED_TAIL, CONVERGED_DROP = 0.10, 0.02     # the convergence criterion (see `convergence`)
 MILESTONES = 10                                 # rollout diagnostics at every tenth of the epochs
 HORIZONS = ((2.0, 10.0), (2.0, 18.0), (2.0, 20.0))  # fig. 7's fit windows (a)-(c)
 COMMAND = "python -m particles.sp_train"
@@ -188,28 +186,6 @@ def _epoch_order(seed: int, epoch: int, n: int) -> torch.Tensor:
     return torch.randperm(n, generator=torch.Generator().manual_seed(1_000_003 * seed + epoch))
 
 
-@torch.no_grad()
-def rollout(model, warmup: np.ndarray, n_steps: int, blowup: float = BLOWUP_GUARD) -> np.ndarray:
-    """Feed the network its own predictions: states (len(warmup) + n_steps, 2d).
-
-    The window is the last `model.seq_len` states. Once a state exceeds `blowup` in max-norm (or is
-    not finite), the trajectory has blown up and the remaining states are NaN.
-    """
-    warmup = np.asarray(warmup, dtype=np.float64)
-    if warmup.ndim != 2 or warmup.shape[0] < model.seq_len:
-        raise ValueError(f"warmup must be (T0 >= {model.seq_len}, 2d), got {warmup.shape}")
-    out = np.full((warmup.shape[0] + n_steps, warmup.shape[1]), np.nan)
-    out[: warmup.shape[0]] = warmup
-    window = torch.as_tensor(warmup[-model.seq_len:].T[None], dtype=torch.float64)
-    for i in range(warmup.shape[0], out.shape[0]):
-        z = model(window)[0]
-        if not (torch.isfinite(z).all() and z.abs().max() < blowup):
-            break
-        out[i] = z.numpy()
-        window = torch.cat([window[..., 1:], z[None, :, None]], dim=-1)
-    return out
-
-
 def _git(*args: str) -> str:
     try:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
@@ -219,8 +195,8 @@ def _git(*args: str) -> str:
 
 
 # the code a trained network depends on (its uncommitted changes are recorded with each session)
-CODE = ("particles/sp_train.py", "particles/sp_networks.py", "particles/oscillator.py",
-        "particles/sympnet.py", "particles/geometry.py", "particles/threads.py", "theory")
+CODE = ("particles/sp_train.py", "particles/sp_rollouts.py", "particles/sp_networks.py",
+        "particles/oscillator.py", "particles/sympnet.py", "particles/geometry.py", "particles/threads.py", "theory")
 
 
 def _session() -> dict:
@@ -544,117 +520,7 @@ def fill(budget: str | Budget = "full", networks=tuple(NETWORKS), seeds=None, *,
     return collect(b, networks, seeds, out)
 
 
-# ------------------------------------------------------------------ rollout diagnostics
-
-
-def times(n: int, h: float = oscillator.H_STEP) -> np.ndarray:
-    return h * np.arange(n)
-
-
-def blowup_time(traj: np.ndarray, ref: np.ndarray, factor: float = 10.0,
-                h: float = oscillator.H_STEP) -> float:
-    """First time at which the rollout leaves the ball of radius `factor` · max‖ref‖_∞ (or stops
-    being finite); +inf when it never does."""
-    bound = factor * np.max(np.abs(ref))
-    bad = ~np.all(np.isfinite(traj) & (np.abs(traj) <= bound), axis=-1)
-    return float(h * np.argmax(bad)) if bad.any() else float("inf")
-
-
-def max_abs(traj: np.ndarray, t0: float, t1: float, h: float = oscillator.H_STEP) -> float:
-    """max‖ẑ(t)‖∞ over t ∈ (t0, t1]; a non-finite state (blown past the rollout's guard) counts as
-    the guard itself."""
-    t = times(len(traj), h)
-    sel = (t > t0 + 1e-9) & (t <= t1 + 1e-9)
-    return float(np.where(np.isfinite(traj[sel]), np.abs(traj[sel]), BLOWUP_GUARD).max())
-
-
-def q1_error(traj: np.ndarray, ref: np.ndarray, t0: float, t1: float,
-             h: float = oscillator.H_STEP) -> float:
-    """RMS of q1 − q1_ref over t ∈ (t0, t1], divided by the RMS of q1_ref there (inf after a blow-up)."""
-    t = times(len(ref), h)
-    sel = (t > t0 + 1e-9) & (t <= t1 + 1e-9)
-    e = traj[sel, 0] - ref[sel, 0]
-    if not np.all(np.isfinite(e)):
-        return float("inf")
-    return float(np.sqrt(np.mean(e ** 2)) / np.sqrt(np.mean(ref[sel, 0] ** 2)))
-
-
-def energy_drift(traj: np.ndarray, k: float = oscillator.K_TEST, t0: float = 2.0,
-                 h: float = oscillator.H_STEP) -> dict:
-    """Energy H(ẑ(t); k) along a rollout: least-squares slope over t ≥ t0, and the relative change
-    of the mean energy of the last tenth against the first tenth of [t0, t_end]."""
-    t = times(len(traj), h)
-    sel = t >= t0 - 1e-9
-    if not np.all(np.isfinite(traj[sel])):
-        return {"slope": float("nan"), "relative_change": float("nan"), "finite": False}
-    E, ts = oscillator.energy(traj[sel], k), t[sel]
-    slope = float(np.polyfit(ts, E, 1)[0])
-    m = max(1, len(E) // 10)
-    first, last = float(E[:m].mean()), float(E[-m:].mean())
-    return {"slope": slope, "relative_change": (last - first) / abs(first), "finite": True,
-            "energy_first": first, "energy_last": last}
-
-
-def convergence(losses, tail: float = CONVERGED_TAIL, drop: float = CONVERGED_DROP) -> dict:
-    """The convergence criterion: the last `tail` of the epochs lowers the training loss by less than
-    `drop` (relative). Adam's per-epoch loss is noisy, so the loss "at" an epoch e is the mean over
-    the `tail`/2 epochs ending at e: relative_drop = (L̄(n − tail·n) − L̄(n)) / L̄(n − tail·n)."""
-    losses = np.asarray(losses, dtype=np.float64)
-    n = len(losses)
-    w, m = max(1, round(tail * n / 2)), max(1, round(tail * n))
-    if n < 2 * m or not np.all(np.isfinite(losses)):
-        return {"relative_drop": float("nan"), "converged": False, "window": w, "epochs": n}
-    before, end = losses[n - m - w:n - m].mean(), losses[n - w:].mean()
-    rel = float((before - end) / before)
-    return {"relative_drop": rel, "converged": bool(rel < drop), "window": w, "epochs": n}
-
-
-# ------------------------------------------------------------------ structure along a rollout
-
-
-def rollout_windows(traj: np.ndarray, seq_len: int, n_windows: int) -> torch.Tensor:
-    """Up to `n_windows` evenly spaced windows (B, 4, seq_len) along a rollout's finite part."""
-    finite = np.all(np.isfinite(traj), axis=-1)
-    n = int(np.argmin(finite)) if not finite.all() else len(traj)
-    starts = np.unique(np.linspace(0, n - seq_len, n_windows).astype(int))
-    return torch.as_tensor(np.stack([traj[s:s + seq_len].T for s in starts]), dtype=torch.float64)
-
-
-def structure(model, traj: np.ndarray, n_windows: int) -> dict[str, list[float]]:
-    """Volume and symplecticity of the SP transformer's layer stack (end of seed 001 §4) at windows
-    of its rollout `traj`, per window: log|det D| and ‖DᵀJD − J‖_F/‖J‖_F of the core R^{2N×T} →
-    R^{2N×T} (Z_vec order of eq. (18), so J = J_{2NT} of eq. (23)), and the chain-rule split of
-    log|det| between the Cayley attention and the SympNet feed-forward layers (with the largest
-    symplectic defect of a feed-forward layer at one token)."""
-    with torch.no_grad():
-        X = model.up(rollout_windows(traj, model.seq_len, n_windows).transpose(1, 2)).transpose(1, 2)
-    D = geometry.jacobian(model.core, X, event_dims=2).detach().numpy()
-    att_ld, ff_ld, ff_def = np.zeros(len(X)), np.zeros(len(X)), np.zeros(len(X))
-    Y = X
-    for attention, feedforward in zip(model.attention, model.feedforward):
-        att_ld += symplectic.log_volume(geometry.jacobian(attention, Y, event_dims=2).detach().numpy())
-        with torch.no_grad():
-            Y = attention(Y)
-        tokens = Y.transpose(1, 2).reshape(-1, Y.shape[1])
-        Dff = geometry.jacobian(feedforward, tokens).detach().numpy()
-        ff_ld += symplectic.log_volume(Dff).reshape(len(X), -1).sum(-1)
-        ff_def = np.maximum(ff_def, symplectic.symplectic_defect(Dff).reshape(len(X), -1).max(-1))
-        with torch.no_grad():
-            Y = feedforward(Y.transpose(1, 2)).transpose(1, 2)
-    return {"core_log_det": symplectic.log_volume(D).tolist(),
-            "core_relative_defect": (symplectic.symplectic_defect(D) / np.sqrt(D.shape[-1])).tolist(),
-            "attention_log_det": att_ld.tolist(), "feedforward_log_det": ff_ld.tolist(),
-            "feedforward_defect": ff_def.tolist()}
-
-
 # ------------------------------------------------------------------ command line
-
-
-class _Parser(argparse.ArgumentParser):
-    """Bad input is one line naming the parameter and what it accepts, exit status 2."""
-
-    def error(self, message: str):
-        self.exit(2, f"{self.prog}: error: {message}\n")
 
 
 def _seed(text: str) -> int:
@@ -663,25 +529,8 @@ def _seed(text: str) -> int:
     return int(text)
 
 
-def _writable(parser: _Parser, option: str, path: Path) -> None:
-    """`path` is a folder that exists or can be created, and a file can be written in it: checked
-    by a probe file in the deepest existing folder (creating nothing) before any training starts."""
-    anchor = Path(path)
-    if anchor.exists() and not anchor.is_dir():
-        parser.error(f"argument {option}: {path} is a file; give a folder")
-    while not anchor.exists():
-        anchor = anchor.parent
-    try:
-        fd, probe = tempfile.mkstemp(prefix=".probe-", dir=anchor)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        parser.error(f"argument {option}: cannot write {path} ({exc.strerror or exc}); "
-                     "give a writable folder")
-
-
 def main(argv: list[str] | None = None) -> int:
-    p = _Parser(prog=COMMAND, description=__doc__.splitlines()[0])
+    p = Parser(prog=COMMAND, description=__doc__.splitlines()[0])
     p.add_argument("--budget", choices=sorted(BUDGETS), default="full")
     p.add_argument("--networks", nargs="+", choices=sorted(NETWORKS), default=list(NETWORKS),
                    metavar="NETWORK", help=f"any of {', '.join(sorted(NETWORKS))} (default all)")
@@ -699,7 +548,7 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"argument --out/--cache: budget {b.name!r} trains in memory and writes nothing")
     out = args.out or default_out(b)
     for option, path in (("--out", out), ("--cache", args.cache or RUNS / b.name)):
-        _writable(p, option, path)
+        writable(p, f"argument {option}", path, folder=True, into_docs=True)
     seeds = b.seeds if args.seeds is None else tuple(dict.fromkeys(args.seeds))
     try:
         if args.status or not b.checkpoint_every:

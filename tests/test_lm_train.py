@@ -11,6 +11,7 @@ from particles.lm import train as lm_train
 from particles.lm.data import Batches, load_corpus
 from particles.lm.train import QUICK, TrainConfig, lr_factor, sweep, train
 from particles.threads import torch_threads
+from theory.io import run_lock
 from particles.lm.variants import VARIANTS
 
 
@@ -311,16 +312,16 @@ def test_run_lock_lets_one_process_train_a_run(tmp_path):
     import os
     import subprocess
     import sys
-    with lm_train.run_lock(tmp_path, "x") as mine:
+    with run_lock(tmp_path, "x") as mine:
         assert mine and (tmp_path / "x.lock").read_text() == str(os.getpid())
-        with lm_train.run_lock(tmp_path, "x") as again:  # held by a live process (this one)
+        with run_lock(tmp_path, "x") as again:  # held by a live process (this one)
             assert not again
     assert not (tmp_path / "x.lock").exists()
     # a lock left by a process that has exited is taken over
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True).stdout.strip()
     (tmp_path / "y.lock").write_text(dead)
-    with lm_train.run_lock(tmp_path, "y") as mine:
+    with run_lock(tmp_path, "y") as mine:
         assert mine
     assert not list(tmp_path.iterdir())
 

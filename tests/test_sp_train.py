@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from particles import oscillator, sp_train
+from particles import oscillator, sp_rollouts, sp_train
 from particles.sp_networks import NETWORKS, build
 
 
@@ -135,23 +135,23 @@ def test_rollout_feeds_predictions_back_and_stops_at_blow_up():
     R = torch.tensor([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]],
                      dtype=torch.float64)
     z0 = np.array([[1.0, 0.0]])
-    out = sp_train.rollout(_Linear(R), z0, 10)
+    out = sp_rollouts.rollout(_Linear(R), z0, 10)
     for n in range(11):
         np.testing.assert_allclose(out[n], np.linalg.matrix_power(R.numpy(), n) @ z0[0], atol=1e-14)
-    grow = sp_train.rollout(_Linear(10 * torch.eye(2, dtype=torch.float64)), z0, 10)
+    grow = sp_rollouts.rollout(_Linear(10 * torch.eye(2, dtype=torch.float64)), z0, 10)
     assert np.isnan(grow[7:]).all() and np.isfinite(grow[:6]).all()   # 10^6 >= blow-up guard
     ref = np.ones((11, 2))
-    assert sp_train.blowup_time(grow, ref, factor=2.0) == pytest.approx(0.4)   # 10 > 2 at step 1
-    assert sp_train.blowup_time(ref, ref) == float("inf")
+    assert sp_rollouts.blowup_time(grow, ref, factor=2.0) == pytest.approx(0.4)   # 10 > 2 at step 1
+    assert sp_rollouts.blowup_time(ref, ref) == float("inf")
     # a state past the guard counts as the guard: the window's max is 1e6, not NaN
-    assert sp_train.max_abs(grow, 0.0, 4.0) == sp_train.BLOWUP_GUARD
-    assert sp_train.max_abs(grow, 0.0, 0.8) == 100.0                   # states 1, 2: 10, 100
+    assert sp_rollouts.max_abs(grow, 0.0, 4.0) == sp_rollouts.BLOWUP_GUARD
+    assert sp_rollouts.max_abs(grow, 0.0, 0.8) == 100.0                   # states 1, 2: 10, 100
 
 
 def test_diagnostics_vanish_on_the_reference():
     ref = sp_train.reference(100.0)
-    assert sp_train.q1_error(ref, ref, 2.0, 20.0) == 0.0
-    drift = sp_train.energy_drift(ref)
+    assert sp_rollouts.q1_error(ref, ref, 2.0, 20.0) == 0.0
+    drift = sp_rollouts.energy_drift(ref)
     # implicit midpoint: bounded O(h²) oscillation of H, no drift (|slope| · 100 ≪ 1% of H ≈ 3).
     assert abs(drift["slope"]) * 100 < 1e-2 and abs(drift["relative_change"]) < 1e-2
     s = sp_train.rollout_summary(ref, 100.0)
@@ -162,10 +162,10 @@ def test_diagnostics_vanish_on_the_reference():
 def test_structure_windows_stop_where_a_rollout_blew_up():
     traj = np.arange(40.0).reshape(10, 4)
     traj[7:] = np.nan                                      # blew up after 7 states
-    W = sp_train.rollout_windows(traj, seq_len=5, n_windows=10)
+    W = sp_rollouts.rollout_windows(traj, seq_len=5, n_windows=10)
     assert W.shape == (3, 4, 5)                            # starts 0, 1, 2: windows inside states 0..6
     torch.testing.assert_close(W[-1], torch.as_tensor(traj[2:7].T), rtol=0, atol=0)
-    assert not sp_train.energy_drift(traj)["finite"]
+    assert not sp_rollouts.energy_drift(traj)["finite"]
 
 
 @pytest.mark.parametrize("drop, converged", [(0.03, False), (0.015, True), (0.0, True)])
@@ -173,15 +173,15 @@ def test_convergence_criterion_on_a_step_in_the_last_tenth(drop, converged):
     # loss 1 up to epoch 1900, then 1 − drop: the means over epochs 1701-1800 and 1901-2000
     # differ by exactly `drop` (relative)
     losses = np.r_[np.ones(1900), np.full(100, 1 - drop)]
-    c = sp_train.convergence(losses)
+    c = sp_rollouts.convergence(losses)
     assert c["relative_drop"] == pytest.approx(drop, abs=1e-12) and c["converged"] is converged
 
 
 def test_convergence_of_geometric_and_power_law_curves():
     e = np.arange(1, 2001)
-    assert sp_train.convergence(0.1 + np.exp(-e / 100))["converged"]  # at its floor by epoch 1700
-    assert not sp_train.convergence(1 / e)["converged"]               # 1/e: −10% over the last tenth
-    assert not sp_train.convergence(np.r_[np.ones(1999), np.nan])["converged"]
+    assert sp_rollouts.convergence(0.1 + np.exp(-e / 100))["converged"]  # at its floor by epoch 1700
+    assert not sp_rollouts.convergence(1 / e)["converged"]               # 1/e: −10% over the last tenth
+    assert not sp_rollouts.convergence(np.r_[np.ones(1999), np.nan])["converged"]
 
 
 # ------------------------------------------------------------------ results on disk
@@ -304,7 +304,7 @@ def test_cli_in_a_subprocess_prints_no_traceback():
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stdout == ""
     assert r.stderr == ("python -m particles.sp_train: error: argument --seeds: must be a "
-                        "non-negative integer, got 'x'\n")
+                        "non-negative integer, got 'x' (see --help)\n")
 
 
 @pytest.mark.parametrize("make, match", [
@@ -312,7 +312,7 @@ def test_cli_in_a_subprocess_prints_no_traceback():
     (lambda: sp_train.train("lstm", 0), "network"),
     (lambda: sp_train.train("resnet", -1), "seed"),
     (lambda: sp_train.train("resnet", 1.0), "seed"),
-    (lambda: sp_train.rollout(build("transformer"), np.zeros((3, 4)), 2), "warmup"),
+    (lambda: sp_rollouts.rollout(build("transformer"), np.zeros((3, 4)), 2), "warmup"),
 ])
 def test_bad_input_raises_naming_the_parameter(make, match):
     with pytest.raises(ValueError, match=match):

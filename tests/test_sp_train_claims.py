@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from claims import sp_experiment as spx
-from particles import sp_train
+from particles import sp_rollouts, sp_train
 from particles.sp_networks import NETWORKS
 
 # t_{0.975, 2}, the 95% two-sided quantile with n = 3 seeds, in closed form: for 2 degrees of
@@ -121,7 +121,7 @@ def _commit(b, network: str, seed: int, traj: np.ndarray, earlier: np.ndarray | 
 
 
 def _t():
-    return sp_train.times(len(sp_train.reference()))
+    return sp_rollouts.times(len(sp_train.reference()))
 
 
 def test_missing_runs_are_named_and_nothing_is_trained(committed):

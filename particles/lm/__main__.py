@@ -29,6 +29,7 @@ from pathlib import Path
 import torch
 
 from particles.threads import torch_threads
+from theory.cli import Parser, writable
 
 from .data import SOURCES, CorpusError
 from .studies import DIAGNOSED, STUDIES, get_study, run_plan
@@ -41,6 +42,7 @@ PRESETS = {
     "all": sorted(VARIANTS),
 }
 TRUE, FALSE = ("1", "true", "yes"), ("0", "false", "no")
+PROG = "python -m particles.lm"
 
 
 class UsageError(ValueError):
@@ -79,13 +81,6 @@ def _seeds(text: str) -> list[int]:
     return seeds
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse with its errors as one line and exit code 2 (no usage block)."""
-
-    def error(self, message: str):
-        self.exit(2, f"error: {message}\n")
-
-
 def _add_config_args(p: argparse.ArgumentParser) -> None:
     for f in fields(TrainConfig):
         if f.name in ("variant", "seed", "data"):
@@ -121,17 +116,6 @@ def _variants(spec: str) -> list[str]:
         raise UsageError(f"--variants: unknown variant(s) {unknown}; accepted: the names of "
                          f"`python -m particles.lm variants` or the presets {sorted(PRESETS)}")
     return names
-
-
-def _writable(folder: Path, flag: str) -> None:
-    """Create `folder` and a probe file in it, so an unwritable path fails before any training."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / f".write-probe-{os.getpid()}"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise UsageError(f"{flag}: cannot write to {folder} ({exc.strerror or exc})") from None
 
 
 def _report(name: str, root: str) -> int:
@@ -172,9 +156,9 @@ def _study_status(names: list[str]) -> int:
 
 
 def main(argv=None) -> int:
-    ap = _Parser(prog="python -m particles.lm", description=__doc__,
+    ap = Parser(prog=PROG, description=__doc__,
                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = ap.add_subparsers(dest="cmd", required=True, parser_class=_Parser)
+    sub = ap.add_subparsers(dest="cmd", required=True, parser_class=Parser)
     p_train = sub.add_parser("train", help="train one variant and seed")
     p_train.add_argument("--variant", default="gd-lt", help="a name from `variants`")
     p_train.add_argument("--seed", type=_finite(int), default=0)
@@ -216,7 +200,7 @@ def main(argv=None) -> int:
             if args.variants or args.seeds:
                 raise UsageError("--variants/--seeds: 'study run all' follows studies.PLAN; name a study to choose")
             for study in STUDIES.values():
-                _writable(study.folder, "results folder")
+                writable(ap, "results folder", study.folder, folder=True, into_docs=True)
             run_plan(threads=args.threads, recompute=args.recompute)
             return _study_status(sorted(STUDIES))
         study = get_study(args.study)
@@ -232,17 +216,17 @@ def main(argv=None) -> int:
         if args.threads is not None:
             study = replace(study, config=replace(study.config, threads=args.threads))
         if args.action == "diagnose":
-            _writable(study.diagnostics_folder, "diagnostics folder")
+            writable(ap, "diagnostics folder", study.diagnostics_folder, folder=True, into_docs=True)
             with torch_threads(args.threads):
                 written = study.diagnose(variants, args.seeds, recompute=args.recompute)
             print(f"study {study.name}: diagnostics written for {len(written)} runs: {', '.join(written)}")
             return 0
-        _writable(study.folder, "results folder")
+        writable(ap, "results folder", study.folder, folder=True, into_docs=True)
         study.run(variants, args.seeds, recompute=args.recompute)
         return _study_status([study.name])
 
     cfg = _config(args)
-    _writable(Path(args.root) / args.name, "--root/--name")
+    writable(ap, "--root/--name", Path(args.root) / args.name, folder=True, into_docs=True)
     rank = int(os.environ.get("RANK", "0"))  # torchrun: rank 0 writes and reports
     if args.cmd == "train":
         cfg = replace(cfg, variant=args.variant, seed=args.seed)
@@ -269,7 +253,7 @@ def cli(argv=None) -> int:
     except SystemExit as exc:  # argparse: --help (0) or its one-line error (2)
         return exc.code if isinstance(exc.code, int) else 2
     except (UsageError, CorpusError, ResultError, TrainingDiverged, ValueError, TypeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
 
 

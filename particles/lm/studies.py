@@ -211,7 +211,7 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
 # The order in which `python -m particles.lm study run all` fills the studies: three seeds of the
 # arms of one claim before the next claim (the cheapest decisive claims first), SOAP (~20x the
 # cost per step) and the last two seeds at the end. Several processes may run the plan at once
-# (`train.run_lock`): each takes the next run nobody is training.
+# (`theory.io.run_lock`): each takes the next run nobody is training.
 PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("main", YURII[:6], (0, 1, 2)),
     ("linear", SYMPFORMER_LINEAR, (0, 1, 2)),

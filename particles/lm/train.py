@@ -45,8 +45,8 @@ import os
 import platform
 import subprocess
 import time
-from contextlib import contextmanager, nullcontext
-from dataclasses import asdict, dataclass, fields, replace
+from contextlib import nullcontext
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Iterable
 
@@ -55,7 +55,7 @@ import torch
 import torch.nn.functional as F
 
 from particles.threads import torch_threads
-from theory.io import atomic_write, atomic_write_json
+from theory.io import atomic_write, atomic_write_json, run_lock
 
 from .blocks import count_oracle_calls
 from .data import DEFAULT_SOURCE, Batches, byte_entropies, load_corpus
@@ -535,7 +535,7 @@ def sweep(variants: Iterable[str], seeds: Iterable[int], base: TrainConfig | Non
     never retrained (same configuration hash) unless `force`, and an interrupted run resumes from
     its checkpoint. A finished result of another configuration is a `ResultError` naming the
     differing fields (never silently replaced). Several processes may run the same sweep: each
-    run is claimed by a lock file (`run_lock`), so a run another live process is training is
+    run is claimed by a lock file (`theory.io.run_lock`), so a run another live process is training is
     skipped (and left out of the returned list), never trained twice. (The ranks of one torchrun
     job take no locks: they train each run together.)
     """
@@ -564,48 +564,9 @@ def sweep(variants: Iterable[str], seeds: Iterable[int], base: TrainConfig | Non
     return results
 
 
-@contextmanager
-def run_lock(folder: Path, stem: str):
-    """Claim the run `stem` for this process: yields True when `<folder>/<stem>.lock` (holding this
-    process's pid) was created, or taken over from a process that no longer exists; False when a
-    live process holds it. The lock appears atomically with its content (hard link of a written
-    temporary file), so a reader never sees it empty."""
-    folder.mkdir(parents=True, exist_ok=True)
-    lock = folder / f"{stem}.lock"
-    tmp = folder / f".{stem}.lock.{os.getpid()}"
-    tmp.write_text(str(os.getpid()))
-    try:
-        for _ in range(2):
-            try:
-                os.link(tmp, lock)
-            except FileExistsError:
-                try:
-                    os.kill(int(lock.read_text()), 0)
-                except ProcessLookupError:
-                    lock.unlink(missing_ok=True)  # stale: its process is gone
-                    continue
-                except (ValueError, FileNotFoundError):
-                    continue  # released or unreadable in between: try again
-                except PermissionError:
-                    pass  # a live process of another user
-                yield False
-                return
-            try:
-                yield True
-            finally:
-                lock.unlink(missing_ok=True)
-            return
-        yield False
-    finally:
-        tmp.unlink(missing_ok=True)
-
-
 def load_results(name: str = "compact", root: Path | str = DEFAULT_ROOT) -> list[dict]:
     """Every finished result JSON of the sweep `name`, validated, sorted by (variant, seed)."""
     out_dir = Path(root) / name
     results = [read_result(p) for p in sorted(out_dir.glob("*.json"))]
     return sorted(results, key=lambda r: (r["variant"], r["seed"]))
 
-
-def config_fields() -> list[str]:
-    return [f.name for f in fields(TrainConfig)]

@@ -1,12 +1,13 @@
-"""Command-line plumbing shared by `python -m claims` and `python -m figures`.
+"""Command-line plumbing shared by every CLI: `python -m claims`, `python -m figures`,
+`python -m particles.lm` and `python -m particles.sp_train`.
 
 Bad input is answered before any long work starts, with one line that names the parameter and the
 accepted values, exit status 2 and no traceback (`Parser.error`). Output paths are checked by a
 probe file in the deepest folder that exists, so a rejected command creates nothing.
 
 docs/ holds the committed full-budget figures and ledger page: a quick-budget or partial run may
-not write there (`writable(..., into_docs=False)`). Lives in `claims/` because `figures/` imports
-`claims/` and imports only point down.
+not write there (`writable(..., into_docs=False)`). Lives in `theory/` (like `theory/io.py`: no
+mathematics, no torch) because every layer has a CLI and imports only point down.
 """
 from __future__ import annotations
 
