@@ -21,7 +21,7 @@ measurements, never unit-test assertions.
 """
 from __future__ import annotations
 
-import math
+import copy
 import time
 from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
@@ -309,3 +309,87 @@ def training_throughput(budget: str, variants: Sequence[str] | None = None, *,
     # vanilla / reference throughput = t_reference / t_vanilla per round
     out["vanilla_over_reference"] = out["models"][REFERENCE]["ratio_to_baseline"]
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# seeds together: one torch.func ensemble vs the seeds one after the other (figure `bench-ensemble`)
+
+def ensemble_settings(budget: str) -> dict[str, dict]:
+    """The configurations the ensemble is timed at: the studies' model (`particles.lm.studies`:
+    4 layers, width 64, 64 tokens, batch 32) and the wider bench model; `quick` is a toy size."""
+    from .model import GPTConfig
+    if budget == "quick":
+        return {"toy": {"config": GPTConfig(block_size=16, n_layer=1, n_head=2, n_embd=16),
+                        "batch_size": 2, "rounds": 2, "steps": 1}}
+    if budget == "full":
+        return {"study (width 64)": {"config": GPTConfig(), "batch_size": 32, "rounds": 11, "steps": 2},
+                "bench (width 128)": {"config": bench_settings("full")["config"], "batch_size": 4,
+                                      "rounds": 11, "steps": 2}}
+    raise ValueError(f"budget must be 'quick' or 'full', got {budget!r}")
+
+
+class Ensemble:
+    """Models of one architecture trained as one: their parameters stacked along a new leading
+    axis (`torch.func.stack_module_state`, a copy: the models themselves are left alone), the
+    per-model gradients by `vmap(grad(loss ∘ functional_call))`, one AdamW over the stacked
+    tensors (AdamW acts elementwise, so this is each model's own AdamW). `step` takes batches
+    (n_models, B, T)."""
+
+    def __init__(self, models: Sequence[nn.Module], lr: float = 1e-4):
+        from torch.func import functional_call, grad, stack_module_state, vmap
+        self.params, self.buffers = stack_module_state(list(models))
+        skeleton = copy.deepcopy(models[0]).to("meta")
+        self.optimizer = torch.optim.AdamW(self.params.values(), lr=lr)
+
+        def loss(p, b, idx, targets):
+            return logits_cross_entropy(lambda x: functional_call(skeleton, (p, b), (x,)), idx, targets)
+
+        self._grads = vmap(grad(loss))
+
+    def step(self, idx: torch.Tensor, targets: torch.Tensor) -> None:
+        for name, g in self._grads(self.params, self.buffers, idx, targets).items():
+            self.params[name].grad = g
+        self.optimizer.step()
+        self.optimizer.zero_grad(set_to_none=True)
+
+
+def ensemble_speedup(budget: str, *, n_models: int = 3, variant: str = BASELINE,
+                     threads: int | None = 1) -> dict:
+    """Per configuration of `ensemble_settings`: `n_models` seeds of `variant` trained one after the
+    other (an ordinary AdamW step each) vs together as one `Ensemble`, each seed on its own
+    batch, timed interleaved; speedup = t_one_after_the_other / t_together per round (> 1: the
+    ensemble is faster), summarized by `ratio_summary`."""
+    from .model import GPT
+    n_models = positive_int(n_models, "n_models")
+    out = {}
+    with torch_threads(threads):
+        for label, s in ensemble_settings(budget).items():
+            cfg, B = s["config"], s["batch_size"]
+            models = []
+            for seed in range(n_models):
+                torch.manual_seed(seed)
+                models.append(GPT(cfg, variant))
+            batches = [fixed_batch(cfg.vocab_size, B, cfg.block_size, seed=seed) for seed in range(n_models)]
+            idx, targets = (torch.stack(t) for t in zip(*batches))
+            opts = [torch.optim.AdamW(m.parameters(), lr=1e-4) for m in models]
+            together = Ensemble(models)
+
+            def one_after_the_other() -> None:
+                for m, o, (x, y) in zip(models, opts, batches):
+                    logits_cross_entropy(m, x, y).backward()
+                    o.step()
+                    o.zero_grad(set_to_none=True)
+
+            calls = {"one after the other": one_after_the_other, "together": lambda: together.step(idx, targets)}
+            for call in calls.values():  # warm-up
+                call()
+            seconds = time_interleaved(calls, s["rounds"], repeat=s["steps"])
+            t_seq, t_ens = (np.asarray(seconds[k]) for k in calls)
+            out[label] = {"config": cfg.as_dict(), "batch_size": B, "rounds": s["rounds"], "steps": s["steps"],
+                          "tokens_per_step": n_models * B * cfg.block_size,
+                          "seconds": {k: list(v) for k, v in seconds.items()},
+                          "tokens_per_s": {k: n_models * B * cfg.block_size / float(np.median(v))
+                                           for k, v in seconds.items()},
+                          "speedup": ratio_summary(t_seq / t_ens)}
+    return {"variant": variant, "n_models": n_models, "threads": torch.get_num_threads() if threads is None
+            else threads, "clock": "process CPU time", "configs": out}
