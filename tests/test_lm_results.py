@@ -72,3 +72,20 @@ def test_provenance_names_this_machine():
     p = lm_train.provenance(lm_train.torch.device("cpu"))
     assert p["platform"] == f"{platform.system()}-{platform.machine()}" and p["device"] == "cpu"
     assert len(p["commit"].split("-")[0]) == 40 or p["commit"] == "unknown"
+
+
+def test_remaining_core_hours_scales_the_committed_speed_by_the_bench_ratios(monkeypatch):
+    """A committed run of variant a at step time t is t / r_a of vanilla; a missing run of b costs
+    (t / r_a) * r_b per step (the median over committed runs is the vanilla step time)."""
+    monkeypatch.setattr(studies, "step_time_ratios", lambda: {"hb": 2.0, "soap": 16.0})
+    study = replace(studies.get_study("main"), variants=("gd-lt", "hb", "soap"), seeds=(0, 1))
+    got = studies.Collected({"hb": {0: {"step_time_s": 0.4}}}, missing=["gd-lt-seed0", "soap-seed1"])
+    assert study.remaining_core_hours(got) == pytest.approx(0.2 * (1 + 16) * study.config.steps / 3600)
+    assert study.remaining_core_hours(studies.Collected({}, missing=["hb-seed0"])) is None
+
+
+def test_step_time_ratios_read_the_committed_benchmark():
+    ratios = studies.step_time_ratios()
+    assert ratios["gd-lt"] == 1.0 and all(r > 0 for r in ratios.values())
+    arms = {v for study in studies.STUDIES.values() for v in study.variants}
+    assert arms <= set(ratios), sorted(arms - set(ratios))  # every arm's cost is estimated

@@ -144,6 +144,10 @@ def _study_status(names: list[str]) -> int:
         n_ok = sum(len(s) for s in got.results.values())
         print(f"study {name}: {n_ok} committed, {len(got.missing)} missing, {len(got.invalid)} "
               f"invalid of {len(study.variants) * len(study.seeds)} runs ({study.folder})")
+        hours = study.remaining_core_hours(got) if got.missing else None
+        if hours is not None:
+            print(f"  missing runs: ~{hours:.1f} core-hours at the committed runs' speed "
+                  "(step times x bench-training ratios; evaluation not counted)")
         for stem, why in sorted(got.invalid.items()):
             print(f"  invalid {stem}: {why}")
         by_variant: dict[str, list[str]] = {}

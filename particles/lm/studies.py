@@ -124,6 +124,21 @@ class Study:
                     invalid[run_stem(v, s)] = str(exc)
         return Collected(results, missing, invalid)
 
+    def remaining_core_hours(self, got: Collected) -> float | None:
+        """Training time of the runs `got` lacks, in core-hours, at the speed of this study's
+        committed runs on the machine that trained them: each committed run's `step_time_s`
+        divided by its variant's step-time ratio to vanilla (committed figure `bench-training`,
+        1 where it has none) gives a vanilla step time; their median times each missing variant's
+        ratio times the steps. None when nothing is committed yet. Evaluation time is not counted."""
+        ratios = step_time_ratios()
+        vanilla = sorted(r["step_time_s"] / ratios.get(v, 1.0)
+                         for v, runs in got.results.items() for r in runs.values())
+        if not vanilla:
+            return None
+        base = vanilla[len(vanilla) // 2]
+        return sum(base * ratios.get(stem.rpartition("-seed")[0], 1.0) * self.config.steps
+                   for stem in got.missing) / 3600
+
     @property
     def diagnostics_folder(self) -> Path:
         return RESULTS_ROOT / f"{self.name}-diagnostics"
@@ -233,6 +248,17 @@ def run_plan(*, threads: int | None = None, recompute: bool = False, progress: b
         if threads is not None:
             study = replace(study, config=replace(study.config, threads=threads))
         study.run(variants, seeds, progress=progress, recompute=recompute)
+
+
+def step_time_ratios() -> dict[str, float]:
+    """Each variant's median training-step time over vanilla from the committed benchmark
+    results/bench/bench-training.json ({} when it is absent or unreadable)."""
+    try:
+        models = json.loads((RESULTS_ROOT.parent / "bench" / "bench-training.json").read_text())[
+            "throughput"]["models"]
+        return {v: float(m["ratio_to_baseline"]["median"]) for v, m in models.items()}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def get_study(name: str) -> Study:
