@@ -89,3 +89,11 @@ def test_step_time_ratios_read_the_committed_benchmark():
     assert ratios["gd-lt"] == 1.0 and all(r > 0 for r in ratios.values())
     arms = {v for study in studies.STUDIES.values() for v in study.variants}
     assert arms <= set(ratios), sorted(arms - set(ratios))  # every arm's cost is estimated
+
+
+def test_the_plan_fills_every_run_of_every_training_study_once():
+    planned = [(name, v, s) for name, variants, seeds in studies.PLAN for v in variants for s in seeds]
+    assert len(planned) == len(set(planned))
+    wanted = {(name, v, s) for name, study in studies.STUDIES.items() if name != "honesty"
+              for v in study.variants for s in study.seeds}
+    assert set(planned) == wanted

@@ -224,16 +224,17 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
 
 
 # The order in which `python -m particles.lm study run all` fills the studies: three seeds of the
-# arms of one claim before the next claim (the cheapest decisive claims first), SOAP (~20x the
-# cost per step) and the last two seeds at the end. Several processes may run the plan at once
-# (`theory.io.run_lock`): each takes the next run nobody is training.
+# arms of one claim before the next claim, the cheapest claims per core-hour first (measured:
+# `study status`; `main` YURII[6:] ~6 core-hours for one claim before `deep` ~27 for two), SOAP
+# (~16x the cost per step) and the last two seeds at the end. Several processes may run the plan
+# at once (`theory.io.run_lock`): each takes the next run nobody is training.
 PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("main", YURII[:6], (0, 1, 2)),
     ("linear", SYMPFORMER_LINEAR, (0, 1, 2)),
     ("main", MOMENTUM_STREAMS[:4], (0, 1, 2)),
     ("main", MOMENTUM_STREAMS[4:8], (0, 1, 2)),
-    ("deep", SYMPFORMER_SOFTMAX + SYMPFORMER_LINEAR, (0, 1, 2)),
     ("main", YURII[6:], (0, 1, 2)),
+    ("deep", SYMPFORMER_SOFTMAX + SYMPFORMER_LINEAR, (0, 1, 2)),
     ("main", ("soap",), (0, 1, 2)),
     ("main", YURII + MOMENTUM_STREAMS, (3, 4)),
     ("linear", SYMPFORMER_LINEAR, (3, 4)),
