@@ -62,6 +62,20 @@ def learned(study_name: str) -> dict:
     return out
 
 
+def not_learned(gate: dict) -> str:
+    """Why `learned` refused a study's baseline, in words."""
+    if "why" in gate:
+        return gate["why"]
+    reasons = []
+    if gate["baseline_val_loss"] > LEARNED_FRACTION * gate["unigram_entropy"]:
+        reasons.append(f"its full-split validation loss {gate['baseline_val_loss']:.3f} is above "
+                       f"{LEARNED_FRACTION} x the unigram entropy {gate['unigram_entropy']:.3f}")
+    if gate["baseline_tail_drop"] >= FLAT_DROP:
+        reasons.append(f"its last {FLAT_TAIL:.0%} of steps still lowered the validation loss by "
+                       f"{gate['baseline_tail_drop']:.1%} (not flat: needs < {FLAT_DROP:.0%})")
+    return f"the baseline {gate['baseline']} has not learned: " + " and ".join(reasons)
+
+
 def printed_comparisons(printed: dict[str, float]) -> list[tuple[str, str]]:
     """(a, b) with P_a < P_b for every row a of a printed level and b of the next level."""
     levels = sorted(set(printed.values()))
@@ -105,12 +119,14 @@ def ordering_evidence(printed: dict[str, float], rows: dict[str, str], study_nam
                    "corpus_sha256", "unigram_entropy", "bigram_entropy", "baseline_val_loss",
                    "baseline_tail_drop", "learned")},
                "missing_runs": got.missing, "invalid_runs": got.invalid}
-    if len(seeds) < MIN_SEEDS or not gate["learned"]:
-        why = (f"only {len(seeds)} paired seeds committed (need {MIN_SEEDS})" if len(seeds) < MIN_SEEDS
-               else f"the baseline has not learned ({gate})")
-        return Evidence("inconclusive", criterion=criterion + f"; here: {why}", numbers=numbers)
+    if len(seeds) < MIN_SEEDS:
+        return Evidence("inconclusive", numbers=numbers, criterion=criterion +
+                        f"; here: only {len(seeds)} paired seeds committed (need {MIN_SEEDS})")
     values = {label: [got.results[v][s]["val_loss_full"] for s in seeds] for label, v in rows.items()}
     verdict, comparisons = ordering_decision(printed, values)
+    if not gate["learned"]:  # the comparisons are reported, not decided
+        verdict, criterion = "inconclusive", criterion + f"; here: {not_learned(gate)}, so the " \
+                                                         "comparisons below are shown, not decided"
     undecided = [c for c in comparisons.values() if c["status"] == "undecided"]
     measured = {label: {"mean": statistics.mean(v), "std": statistics.stdev(v), "values": v}
                 for label, v in values.items()}
@@ -118,13 +134,14 @@ def ordering_evidence(printed: dict[str, float], rows: dict[str, str], study_nam
                 "status_counts": {s: sum(c["status"] == s for c in comparisons.values())
                                   for s in ("agree", "reversed", "smaller", "undecided")},
                 "measured_order": sorted(values, key=lambda l: measured[l]["mean"])}
-    if verdict == "inconclusive":
+    if verdict == "inconclusive" and undecided:
         needed = [c.get("n_needed") for c in undecided]
         numbers |= {"mde": max(c["mde"] for c in undecided),
                     "n_needed": None if None in needed else max(needed)}
     return Evidence(verdict, criterion=criterion, numbers=numbers,
                     counterexample={k: c for k, c in comparisons.items()
-                                    if c["status"] in ("reversed", "smaller")} or None)
+                                    if c["status"] in ("reversed", "smaller")} or None
+                    if verdict == "fails" else None)
 
 
 YURII_TABLE_2 = {"GD+Euler": 1.107, "Polyak+Euler": 1.099, "Nesterov+Euler": 1.101,

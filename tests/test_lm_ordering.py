@@ -49,3 +49,27 @@ def test_spread_covering_the_gap_is_inconclusive_and_says_how_many_seeds_would_d
     assert verdict == "inconclusive" and rows["a < b"]["status"] == "undecided"
     assert rows["a < b"]["n_needed"] is None or rows["a < b"]["n_needed"] > 5
     assert rows["b < c"]["status"] == "agree"
+
+
+def _fake_study(monkeypatch, tail_drop: float):
+    """Study 'main' whose committed runs are 3 seeds of rows a < b < c, well separated, and whose
+    baseline's last 20% of steps lowered the loss by `tail_drop`."""
+    import claims.lm as lm
+    from particles.lm.studies import Collected, get_study
+    values = {"gd-lt": 1.0, "hb": 1.1, "tmm": 1.2}
+    results = {v: {s: {"val_loss_full": x + 1e-4 * s} for s in range(3)} for v, x in values.items()}
+    study = get_study("main")
+    monkeypatch.setattr(type(study), "collect", lambda self, variants=None, seeds=None: Collected(results))
+    gate = {"baseline": "gd-lt", "baseline_val_loss": 1.0, "unigram_entropy": 3.3,
+            "baseline_tail_drop": tail_drop, "corpus_sha256": "x", "bigram_entropy": 2.5,
+            "learned": tail_drop < lm.FLAT_DROP}
+    monkeypatch.setattr(lm, "learned", lambda name: gate)
+    return lm.ordering_evidence(PRINTED, {"a": "gd-lt", "b": "hb", "c": "tmm"}, "main")
+
+
+def test_an_ordering_is_decided_only_when_the_baseline_has_learned(monkeypatch):
+    assert _fake_study(monkeypatch, 0.01).verdict == "holds"
+    ev = _fake_study(monkeypatch, 0.026)
+    assert ev.verdict == "inconclusive" and ev.counterexample is None
+    assert "still lowered the validation loss by 2.6% (not flat" in ev.criterion
+    assert ev.numbers["status_counts"]["agree"] == 2  # the comparisons are shown, not decided
