@@ -38,27 +38,28 @@ MIN_SEEDS = 3
 LEARNED_FRACTION, FLAT_TAIL, FLAT_DROP = 0.75, 0.2, 0.02
 
 
-def learned(study_name: str) -> dict:
-    """Whether the study's baseline (GD + Lie-Trotter, with the study's attention; every committed
-    seed) has learned: mean full-split validation loss vs `LEARNED_FRACTION` x the corpus's
-    unigram entropy, and the mean relative drop of its validation curve over the last `FLAT_TAIL`
-    of steps vs `FLAT_DROP`."""
+def learned(study_name: str, baseline: str | None = None) -> dict:
+    """Whether a baseline of the study (default the study's: GD + Lie-Trotter with the study's
+    attention; every committed seed) has learned: mean full-split validation loss vs
+    `LEARNED_FRACTION` x the corpus's unigram entropy, and the mean relative drop of its
+    validation curve over the last `FLAT_TAIL` of steps vs `FLAT_DROP`."""
     study = get_study(study_name)
-    runs = list(study.collect([study.baseline]).results.get(study.baseline, {}).values())
+    baseline = baseline or study.baseline
+    runs = list(study.collect([baseline]).results.get(baseline, {}).values())
     if not runs:
-        return {"learned": False, "why": f"no committed {study.baseline} run in study {study_name}"}
+        return {"learned": False, "why": f"no committed {baseline} run in study {study_name}"}
     drops = []
     for r in runs:
         steps, val = r["curves"]["step"], r["curves"]["val_loss"]
         start = min(range(len(steps)), key=lambda i: abs(steps[i] - (1 - FLAT_TAIL) * steps[-1]))
         drops.append((val[start] - val[-1]) / val[start])
     unigram = runs[0]["data"]["entropy_nats_per_byte"]["unigram"]
-    baseline = statistics.mean(r["val_loss_full"] for r in runs)
-    out = {"baseline": study.baseline, "baseline_val_loss": baseline, "unigram_entropy": unigram,
-           "bigram_entropy": runs[0]["data"]["entropy_nats_per_byte"]["bigram"],
+    out = {"baseline": baseline, "baseline_val_loss": statistics.mean(r["val_loss_full"] for r in runs),
+           "unigram_entropy": unigram, "bigram_entropy": runs[0]["data"]["entropy_nats_per_byte"]["bigram"],
            "corpus_sha256": runs[0]["data"]["sha256"], "baseline_seeds": len(runs),
            "baseline_tail_drop": statistics.mean(drops)}
-    out["learned"] = baseline <= LEARNED_FRACTION * unigram and out["baseline_tail_drop"] < FLAT_DROP
+    out["learned"] = (out["baseline_val_loss"] <= LEARNED_FRACTION * unigram
+                      and out["baseline_tail_drop"] < FLAT_DROP)
     return out
 
 
@@ -97,7 +98,9 @@ def ordering_decision(printed: dict[str, float], values: dict[str, list[float]])
 def ordering_evidence(printed: dict[str, float], rows: dict[str, str], study_name: str,
                       source: str = "") -> Evidence:
     """Decide the printed ordering of `printed` (row label -> loss) from the committed runs of
-    `study_name`; `rows` maps each row label to its variant."""
+    `study_name`; `rows` maps each row label to its variant. The learned gate is on the table's
+    own GD + Lie-Trotter row (gd-lt-linear for a linear-attention table in a softmax study), the
+    study's baseline when the table has none."""
     study = get_study(study_name)
     criterion = (f"the printed ordering, by consecutive printed levels: paired differences over "
                  f"the committed seeds of study '{study_name}' of the full-split validation loss, "
@@ -112,11 +115,12 @@ def ordering_evidence(printed: dict[str, float], rows: dict[str, str], study_nam
         study.run(variants, recompute=True)
     got: Collected = study.collect(variants)
     seeds = got.paired_seeds(variants)
-    gate = learned(study_name)
+    gate = learned(study_name, study.baseline if study.baseline in rows.values() else
+                   next((v for v in rows.values() if v.startswith("gd-lt")), study.baseline))
     numbers = {"printed": printed, "source": source, "study": study_name,
                "config": study.config.as_dict() | {"variant": None, "seed": None},
                "n_seeds": len(seeds), "seeds": seeds, **{k: gate.get(k) for k in (
-                   "corpus_sha256", "unigram_entropy", "bigram_entropy", "baseline_val_loss",
+                   "baseline", "corpus_sha256", "unigram_entropy", "bigram_entropy", "baseline_val_loss",
                    "baseline_tail_drop", "learned")},
                "missing_runs": got.missing, "invalid_runs": got.invalid}
     if len(seeds) < MIN_SEEDS:

@@ -63,7 +63,7 @@ def _fake_study(monkeypatch, tail_drop: float):
     gate = {"baseline": "gd-lt", "baseline_val_loss": 1.0, "unigram_entropy": 3.3,
             "baseline_tail_drop": tail_drop, "corpus_sha256": "x", "bigram_entropy": 2.5,
             "learned": tail_drop < lm.FLAT_DROP}
-    monkeypatch.setattr(lm, "learned", lambda name: gate)
+    monkeypatch.setattr(lm, "learned", lambda name, baseline=None: gate)
     return lm.ordering_evidence(PRINTED, {"a": "gd-lt", "b": "hb", "c": "tmm"}, "main")
 
 
