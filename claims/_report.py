@@ -43,6 +43,39 @@ def to_json(results: Iterable[Result]) -> str:
     return json.dumps([r.as_dict() for r in results], indent=2, sort_keys=False)
 
 
+_TABLED = ("printed", "measured", "comparisons")  # an ordering claim's numbers shown as tables
+TABLE_BEGIN, TABLE_END = "<!-- ordering-table {} -->", "<!-- /ordering-table -->"
+
+
+def ordering_tables(cid: str, numbers: dict) -> list[str]:
+    """The paper's loss table beside ours (mean ± SD over the paired seeds) and every printed
+    comparison with our paired difference, its 95% CI, the claimed size and the MDE, as markdown
+    between markers (copied into docs/training.md by tools/sync_readme.py); [] for other claims."""
+    if not all(k in numbers for k in _TABLED):
+        return []
+    n, measured = numbers.get("n_seeds"), numbers["measured"]
+    lines = ["", TABLE_BEGIN.format(cid), "",
+             f"| row | printed | ours: mean ± SD over {n} seeds (nats/byte) |", "|---|---|---|"]
+    for row, printed in sorted(numbers["printed"].items(), key=lambda kv: kv[1]):
+        m = measured.get(row)
+        lines.append(f"| {row} | {printed:.4g} | "
+                     + (f"{m['mean']:.4f} ± {m['std']:.4f} |" if m else "— |"))
+    lines += ["", "| printed comparison (a < b) | printed a, b | claimed b − a (our scale) | "
+              "ours: b − a [95% CI] | MDE | status |", "|---|---|---|---|---|---|"]
+    for comp, c in numbers["comparisons"].items():
+        a_b = ", ".join(f"{x:.4g}" for x in c["printed"])
+        lines.append(f"| {comp} | {a_b} | {c['claimed']:+.4f} | {c['mean_diff']:+.4f} "
+                     f"[{c['ci95'][0]:+.4f}, {c['ci95'][1]:+.4f}] | {c['mde']:.4f} | {c['status']}"
+                     + (f" (n = {c['n_needed']} would decide)" if c.get("n_needed") else "") + " |")
+    return lines + ["", TABLE_END]
+
+
+def ordering_blocks(page: str) -> dict[str, str]:
+    """{claim id: its ordering-table block, markers included} of a ledger page."""
+    pattern = re.escape(TABLE_BEGIN).replace(r"\{\}", r"([a-z_]+:[A-Za-z0-9.\-]+)") + r".*?" + re.escape(TABLE_END)
+    return {m.group(1): m.group(0) for m in re.finditer(pattern, page, re.S)}
+
+
 def markdown(results: Iterable[Result], budget: str) -> str:
     results = list(results)
     out = ["# The claims ledger", "",
@@ -72,8 +105,11 @@ def markdown(results: Iterable[Result], budget: str) -> str:
                 continue
             e = r.evidence.as_dict()
             out.append(f"- criterion: {e['criterion']}")
+            tables = ordering_tables(r.claim.id, e["numbers"])
             for k, v in e["numbers"].items():
-                out.append(f"- {k}: {_fmt(v)}")
+                if not (tables and k in _TABLED):
+                    out.append(f"- {k}: {_fmt(v)}")
+            out += tables
             if e["correction"]:
                 out.append(f"- correction: {e['correction']}")
             if e["counterexample"]:
@@ -133,3 +169,19 @@ def sync_readme(readme: str, verdicts: dict[str, str]) -> str:
     if unknown:
         raise ValueError(f"readme: mentions claims the ledger page does not list: {unknown}")
     return _MENTION.sub(lambda m: f"`{m.group(1)}` → {verdicts[m.group(1)]}", readme)
+
+
+TABLES_BEGIN = "<!-- ledger-tables: generated from docs/claims.md by `python tools/sync_readme.py` -->"
+TABLES_END = "<!-- /ledger-tables -->"
+
+
+def sync_tables(doc: str, page: str) -> str:
+    """`doc` with its generated block rewritten: every ordering table of the ledger page, under its
+    claim id and verdict; raises ValueError for a missing block."""
+    start, end = doc.find(TABLES_BEGIN), doc.find(TABLES_END)
+    if start < 0 or end < start:
+        raise ValueError(f"doc: no block between {TABLES_BEGIN!r} and {TABLES_END!r}")
+    verdicts, lines = page_verdicts(page), [TABLES_BEGIN]
+    for cid, block in ordering_blocks(page).items():
+        lines += ["", f"#### `{cid}` → {verdicts[cid]}", "", block]
+    return doc[:start] + "\n".join(lines + ["", TABLES_END]) + doc[end + len(TABLES_END):]

@@ -1,11 +1,13 @@
-"""Rewrite the README's ledger summary from the committed ledger page.
+"""Rewrite the README's ledger summary and docs/training.md's loss tables from the ledger page.
 
-    .venv/bin/python tools/sync_readme.py            # rewrite README.md from docs/claims.md
-    .venv/bin/python tools/sync_readme.py --check    # exit 1 if README.md is out of date
+    .venv/bin/python tools/sync_readme.py            # rewrite README.md and docs/training.md
+    .venv/bin/python tools/sync_readme.py --check    # exit 1 if either is out of date
 
 The block between the `ledger-summary` markers of README.md (counts and the ids of every verdict
 other than `holds`) and every `` `id` → verdict `` mention in README.md are generated from
-docs/claims.md (`claims._report.sync_readme`); tests/test_readme.py fails while they differ.
+docs/claims.md (`claims._report.sync_readme`), and so is the block between the `ledger-tables`
+markers of docs/training.md (every loss table beside the paper's, `claims._report.sync_tables`);
+tests/test_readme.py fails while they differ.
 """
 from __future__ import annotations
 
@@ -16,25 +18,31 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from claims._report import page_verdicts, sync_readme  # noqa: E402
+from claims._report import page_verdicts, sync_readme, sync_tables  # noqa: E402
 from theory.io import atomic_write_text  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="tools/sync_readme.py", description=__doc__.splitlines()[0])
-    p.add_argument("--check", action="store_true", help="only report whether README.md is current")
+    p.add_argument("--check", action="store_true", help="only report whether the files are current")
     p.add_argument("--readme", type=Path, default=ROOT / "README.md")
+    p.add_argument("--training", type=Path, default=ROOT / "docs" / "training.md")
     p.add_argument("--page", type=Path, default=ROOT / "docs" / "claims.md")
     args = p.parse_args(argv)
-    readme = args.readme.read_text()
-    new = sync_readme(readme, page_verdicts(args.page.read_text()))
-    if args.check:
-        print(f"{args.readme}: {'up to date' if new == readme else 'OUT OF DATE (run tools/sync_readme.py)'}")
-        return 0 if new == readme else 1
-    if new != readme:
-        atomic_write_text(args.readme, new)
-    print(f"{args.readme}: {'rewritten' if new != readme else 'unchanged'}")
-    return 0
+    page = args.page.read_text()
+    stale = []
+    for path, sync in ((args.readme, lambda text: sync_readme(text, page_verdicts(page))),
+                       (args.training, lambda text: sync_tables(text, page))):
+        text = path.read_text()
+        new = sync(text)
+        if new != text:
+            stale.append(path)
+            if not args.check:
+                atomic_write_text(path, new)
+        state = "up to date" if new == text else (
+            "OUT OF DATE (run tools/sync_readme.py)" if args.check else "rewritten")
+        print(f"{path}: {state}")
+    return 1 if args.check and stale else 0
 
 
 if __name__ == "__main__":
