@@ -19,7 +19,14 @@ CROSS_PLATFORM_ATOL = 1e-3
 
 
 def _committed():
-    return sorted(studies.RESULTS_ROOT.glob("*/*.json"))
+    """Every committed run result (the diagnostics folders hold other files, tested with them)."""
+    return sorted(p for name in studies.STUDIES for p in (studies.RESULTS_ROOT / name).glob("*.json"))
+
+
+def test_every_results_folder_is_a_study_or_its_diagnostics():
+    folders = {p.name for p in studies.RESULTS_ROOT.iterdir() if p.is_dir()}
+    known = set(studies.STUDIES) | {studies.STUDIES[n].diagnostics_folder.name for n in studies.STUDIES}
+    assert folders <= known, sorted(folders - known)
 
 
 def test_every_committed_result_is_valid_for_its_study():
@@ -97,3 +104,14 @@ def test_the_plan_fills_every_run_of_every_training_study_once():
     wanted = {(name, v, s) for name, study in studies.STUDIES.items() if name != "honesty"
               for v in study.variants for s in study.seeds}
     assert set(planned) == wanted
+
+
+def test_every_committed_diagnostics_file_is_current():
+    n = 0
+    for study in studies.STUDIES.values():
+        for path in study.diagnostics_folder.glob("*.json"):
+            variant, _, seed = path.stem.rpartition("-seed")
+            got = study.collect_diagnostics([variant], [int(seed)])
+            assert not got.invalid and not got.missing, (path, got.invalid)
+            n += 1
+    assert n >= 1  # results/lm/main-diagnostics/ holds at least gd-lt seed 0
