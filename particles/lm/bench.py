@@ -322,7 +322,10 @@ def ensemble_settings(budget: str) -> dict[str, dict]:
         return {"toy": {"config": GPTConfig(block_size=16, n_layer=1, n_head=2, n_embd=16),
                         "batch_size": 2, "rounds": 2, "steps": 1}}
     if budget == "full":
-        return {"study (width 64)": {"config": GPTConfig(), "batch_size": 32, "rounds": 11, "steps": 2},
+        from .studies import STUDIES
+        study = STUDIES["main"].config
+        return {"study (width 64)": {"config": study.model_config, "batch_size": study.batch_size,
+                                     "rounds": 11, "steps": 2},
                 "bench (width 128)": {"config": bench_settings("full")["config"], "batch_size": 4,
                                       "rounds": 11, "steps": 2}}
     raise ValueError(f"budget must be 'quick' or 'full', got {budget!r}")
