@@ -72,7 +72,8 @@ def ordering_tables(cid: str, numbers: dict) -> list[str]:
 
 def ordering_blocks(page: str) -> dict[str, str]:
     """{claim id: its ordering-table block, markers included} of a ledger page."""
-    pattern = re.escape(TABLE_BEGIN).replace(r"\{\}", r"([a-z_]+:[A-Za-z0-9.\-]+)") + r".*?" + re.escape(TABLE_END)
+    begin = re.escape(TABLE_BEGIN).replace(r"\{\}", r"([a-z_]+:[A-Za-z0-9.\-]+)")
+    pattern = begin + r".*?" + re.escape(TABLE_END)
     return {m.group(1): m.group(0) for m in re.finditer(pattern, page, re.S)}
 
 

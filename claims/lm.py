@@ -54,8 +54,10 @@ def learned(study_name: str, baseline: str | None = None) -> dict:
         start = min(range(len(steps)), key=lambda i: abs(steps[i] - (1 - FLAT_TAIL) * steps[-1]))
         drops.append((val[start] - val[-1]) / val[start])
     unigram = runs[0]["data"]["entropy_nats_per_byte"]["unigram"]
-    out = {"baseline": baseline, "baseline_val_loss": statistics.mean(r["val_loss_full"] for r in runs),
-           "unigram_entropy": unigram, "bigram_entropy": runs[0]["data"]["entropy_nats_per_byte"]["bigram"],
+    out = {"baseline": baseline,
+           "baseline_val_loss": statistics.mean(r["val_loss_full"] for r in runs),
+           "unigram_entropy": unigram,
+           "bigram_entropy": runs[0]["data"]["entropy_nats_per_byte"]["bigram"],
            "corpus_sha256": runs[0]["data"]["sha256"], "baseline_seeds": len(runs),
            "baseline_tail_drop": statistics.mean(drops)}
     out["learned"] = (out["baseline_val_loss"] <= LEARNED_FRACTION * unigram

@@ -196,7 +196,8 @@ def _git(*args: str) -> str:
 
 # the code a trained network depends on (its uncommitted changes are recorded with each session)
 CODE = ("particles/sp_train.py", "particles/sp_rollouts.py", "particles/sp_networks.py",
-        "particles/oscillator.py", "particles/sympnet.py", "particles/geometry.py", "particles/threads.py", "theory")
+        "particles/oscillator.py", "particles/sympnet.py", "particles/geometry.py",
+        "particles/threads.py", "theory")
 
 
 def _session() -> dict:
