@@ -224,10 +224,13 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
 
 
 # The order in which `python -m particles.lm study run all` fills the studies: three seeds of the
-# arms of one claim before the next claim, then seeds 3-4 of `main` (after three seeds, the ledger
-# asked for 4-8 seeds in most of its undecided comparisons: n_needed), before the costly rest,
-# cheapest claims per core-hour first (measured: `study status`): `deep` (~27 core-hours for two
-# claims at three seeds), SOAP (~16x the cost per step), the last seeds of `linear` and `deep`.
+# arms of one claim before the next claim, then seeds 3-4 of the `main` arms whose claims already
+# have three seeds (after three seeds, the ledger asked for 4-22 seeds in most of their undecided
+# comparisons: n_needed) -- first the arms of seed 002 Table 1 and §5.3/§6.1, then the rest of seed
+# 004 Table 2, then of seed 002 Table 2 -- before the costly rest, cheapest decisions per core-hour
+# first (measured: `study status`): the 11 further update rules of seed 004 Table 5 (a 17-row
+# ordering: 3 seeds cannot decide it), `deep` (~27 core-hours for two claims at three seeds), SOAP
+# (~16x the cost per step), the last seeds of `linear` and `deep`.
 # Several processes may run the plan at once (`theory.io.run_lock`): each takes the next run
 # nobody is training.
 PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
@@ -235,8 +238,10 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("linear", SYMPFORMER_LINEAR, (0, 1, 2)),
     ("main", MOMENTUM_STREAMS[:4], (0, 1, 2)),
     ("main", MOMENTUM_STREAMS[4:8], (0, 1, 2)),
-    ("main", YURII[6:], (0, 1, 2)),
-    ("main", YURII + MOMENTUM_STREAMS[:8], (3, 4)),
+    ("main", ("gd-lt", *MOMENTUM_STREAMS[:4], "hb"), (3, 4)),
+    ("main", tuple(v for v in YURII[:6] if v != "gd-lt"), (3, 4)),
+    ("main", ("rmsprop", "ortho", "muon"), (3, 4)),
+    ("main", YURII[6:], (0, 1, 2, 3, 4)),
     ("deep", SYMPFORMER_SOFTMAX + SYMPFORMER_LINEAR, (0, 1, 2)),
     ("main", ("soap",), (0, 1, 2, 3, 4)),
     ("linear", SYMPFORMER_LINEAR, (3, 4)),
