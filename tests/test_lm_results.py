@@ -81,13 +81,17 @@ def test_provenance_names_this_machine():
     assert len(p["commit"].split("-")[0]) == 40 or p["commit"] == "unknown"
 
 
-def test_remaining_core_hours_scales_the_committed_speed_by_the_bench_ratios(monkeypatch):
-    """A committed run of variant a at step time t is t / r_a of vanilla; a missing run of b costs
-    (t / r_a) * r_b per step (the median over committed runs is the vanilla step time)."""
+def test_remaining_core_hours_uses_each_variants_committed_speed_else_the_bench_ratios(monkeypatch):
+    """A missing run of a variant with committed runs costs their median step time; one of a
+    variant without costs the vanilla step time (a committed run of variant a at step time t is
+    t / r_a of vanilla) times its ratio r_b."""
     monkeypatch.setattr(studies, "step_time_ratios", lambda: {"hb": 2.0, "soap": 16.0})
     study = replace(studies.get_study("main"), variants=("gd-lt", "hb", "soap"), seeds=(0, 1))
     got = studies.Collected({"hb": {0: {"step_time_s": 0.4}}}, missing=["gd-lt-seed0", "soap-seed1"])
     assert study.remaining_core_hours(got) == pytest.approx(0.2 * (1 + 16) * study.config.steps / 3600)
+    got = studies.Collected({"hb": {0: {"step_time_s": 0.4}}, "soap": {0: {"step_time_s": 5.0}}},
+                            missing=["hb-seed1", "soap-seed1"])
+    assert study.remaining_core_hours(got) == pytest.approx((0.4 + 5.0) * study.config.steps / 3600)
     assert study.remaining_core_hours(studies.Collected({}, missing=["hb-seed0"])) is None
 
 

@@ -147,7 +147,8 @@ def _study_status(names: list[str]) -> int:
         hours = study.remaining_core_hours(got) if got.missing else None
         if hours is not None:
             print(f"  missing runs: ~{hours:.1f} core-hours at the committed runs' speed "
-                  "(step times x bench-training ratios; evaluation not counted)")
+                  "(each variant's committed step time, else vanilla's x its bench-training ratio; "
+                  "evaluation not counted)")
         for stem, why in sorted(got.invalid.items()):
             print(f"  invalid {stem}: {why}")
         by_variant: dict[str, list[str]] = {}

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import hashlib
 import json
+import statistics
 
 from theory.io import atomic_write_json
 
@@ -126,17 +127,26 @@ class Study:
 
     def remaining_core_hours(self, got: Collected) -> float | None:
         """Training time of the runs `got` lacks, in core-hours, at the speed of this study's
-        committed runs on the machine that trained them: each committed run's `step_time_s`
-        divided by its variant's step-time ratio to vanilla (committed figure `bench-training`,
-        1 where it has none) gives a vanilla step time; their median times each missing variant's
-        ratio times the steps. None when nothing is committed yet. Evaluation time is not counted."""
+        committed runs on the machine that trained them. A missing run of a variant with committed
+        runs costs their median `step_time_s` per step (the bench ratio of a variant measured at
+        another size can be far off: Ortho is ~1.7x vanilla in `bench-training`, ~3.4x at the
+        studies' size); one of a variant without costs the vanilla step time (median over the
+        committed runs of each one's `step_time_s` divided by its variant's step-time ratio to
+        vanilla from the committed figure `bench-training`, 1 where it has none) times its own
+        ratio. None when nothing is committed yet. Evaluation time is not counted."""
         ratios = step_time_ratios()
-        vanilla = sorted(r["step_time_s"] / ratios.get(v, 1.0)
-                         for v, runs in got.results.items() for r in runs.values())
-        if not vanilla:
+        vanilla = statistics.median_low(r["step_time_s"] / ratios.get(v, 1.0)
+                                        for v, runs in got.results.items() for r in runs.values()) \
+            if got.results else None
+        if vanilla is None:
             return None
-        base = vanilla[len(vanilla) // 2]
-        return sum(base * ratios.get(stem.rpartition("-seed")[0], 1.0) * self.config.steps
+        own = {v: statistics.median_low(r["step_time_s"] for r in runs.values())
+               for v, runs in got.results.items() if runs}
+
+        def step_time(variant: str) -> float:
+            return own.get(variant, vanilla * ratios.get(variant, 1.0))
+
+        return sum(step_time(stem.rpartition("-seed")[0]) * self.config.steps
                    for stem in got.missing) / 3600
 
     @property
