@@ -138,20 +138,15 @@ class Study:
         committed runs of each one's `step_time_s` divided by its variant's step-time ratio to
         vanilla from the committed figure `bench-training`, 1 where it has none) times its own
         ratio. None when nothing is committed yet. Evaluation time is not counted."""
+        if not any(got.results.values()):
+            return None
         ratios = step_time_ratios()
         vanilla = statistics.median_low(r["step_time_s"] / ratios.get(v, 1.0)
-                                        for v, runs in got.results.items() for r in runs.values()) \
-            if got.results else None
-        if vanilla is None:
-            return None
+                                        for v, runs in got.results.items() for r in runs.values())
         own = {v: statistics.median_low(r["step_time_s"] for r in runs.values())
                for v, runs in got.results.items() if runs}
-
-        def step_time(variant: str) -> float:
-            return own.get(variant, vanilla * ratios.get(variant, 1.0))
-
-        return sum(step_time(stem.rpartition("-seed")[0]) * self.config.steps
-                   for stem in got.missing) / 3600
+        missing = (stem.rpartition("-seed")[0] for stem in got.missing)
+        return sum(own.get(v, vanilla * ratios.get(v, 1.0)) * self.config.steps for v in missing) / 3600
 
     @property
     def diagnostics_folder(self) -> Path:
