@@ -190,7 +190,7 @@ MS_TABLE_2_ROWS = {"Vanilla": "gd-lt", "RMSProp": "rmsprop", "Ortho": "ortho", "
 @claim("momentum_streams:table-2", locator="Table 2 (momentum x preconditioning, OWT val loss)",
        statement="The momentum x preconditioning ordering (HB lowest, Ortho highest; momentum helps "
                  "in every preconditioning column) reproduces on the main study (4 layers, 4 heads, width 64, Muon hybrid as App. D.3 / A.3)",
-       method="experiment", expect="inconclusive",
+       method="experiment", expect="fails",
        figures=["ordering-table", "training-curves"])
 def ms_table_2(budget: str) -> Evidence:
     return ordering_evidence(MS_TABLE_2, MS_TABLE_2_ROWS, "main", source="seed 002 Table 2 (OWT)")

@@ -1,5 +1,6 @@
 """The reading of the papers' loss tables (claims.lm): consecutive printed levels, the printed
 relative gap as the claimed size, Holm over the table (claims._stats)."""
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -73,3 +74,26 @@ def test_an_ordering_is_decided_only_when_the_baseline_has_learned(monkeypatch):
     assert ev.verdict == "inconclusive" and ev.counterexample is None
     assert "still lowered the validation loss by 2.6% (not flat" in ev.criterion
     assert ev.numbers["status_counts"]["agree"] == 2  # the comparisons are shown, not decided
+
+
+# Committed counterexamples: the printed ordering of a table, decided from the committed runs of
+# fixed seeds (so that later seeds cannot move the test), has the named comparison reversed or
+# significantly smaller than printed. A missing run skips (a partial checkout), a stale one fails.
+COUNTEREXAMPLES = [
+    ("MS_TABLE_2", "MS_TABLE_2_ROWS", "main", (0, 1, 2), "Muon < RMSProp", "reversed"),
+    ("MS_TABLE_2", "MS_TABLE_2_ROWS", "main", (0, 1, 2), "HB < AdamFormer", "smaller"),
+]
+
+
+@pytest.mark.parametrize("table, rows, study_name, seeds, comparison, status", COUNTEREXAMPLES)
+def test_committed_counterexample_reproduces(table, rows, study_name, seeds, comparison, status):
+    import claims.lm as lm
+    from particles.lm.studies import get_study
+    printed, rows = getattr(lm, table), getattr(lm, rows)
+    got = get_study(study_name).collect(list(rows.values()), seeds)
+    assert not got.invalid, got.invalid
+    if got.missing:
+        pytest.skip(f"not committed: {got.missing}")
+    values = {label: [got.results[v][s]["val_loss_full"] for s in seeds] for label, v in rows.items()}
+    verdict, comparisons = lm.ordering_decision(printed, values)
+    assert verdict == "fails" and comparisons[comparison]["status"] == status, comparisons[comparison]
