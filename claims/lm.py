@@ -175,7 +175,7 @@ MS_TABLE_1_ROWS = {"VanillaTransformer": "gd-lt", "AdamFormer": "adam", "AdamWFo
 @claim("momentum_streams:table-1", locator="Table 1 (TS best val loss)",
        statement="Vanilla > AdamFormer > AdamWFormer > YuriiFormer > TMMFormer in best validation "
                  "loss reproduces on the main study (4 layers, 4 heads, width 64, Muon hybrid as App. D.3 / A.3)",
-       method="experiment", expect="inconclusive",
+       method="experiment", expect="fails",
        figures=["ordering-table", "training-curves"])
 def ms_table_1(budget: str) -> Evidence:
     return ordering_evidence(MS_TABLE_1, MS_TABLE_1_ROWS, "main", source="seed 002 Table 1, TS column")

@@ -76,24 +76,29 @@ def test_an_ordering_is_decided_only_when_the_baseline_has_learned(monkeypatch):
     assert ev.numbers["status_counts"]["agree"] == 2  # the comparisons are shown, not decided
 
 
-# Committed counterexamples: the printed ordering of a table, decided from the committed runs of
-# fixed seeds (so that later seeds cannot move the test), has the named comparison reversed or
+# Committed counterexamples: the claim's own check, run on the committed runs of fixed seeds (so
+# that later seeds cannot move the test), fails with the named comparisons reversed or
 # significantly smaller than printed. A missing run skips (a partial checkout), a stale one fails.
 COUNTEREXAMPLES = [
-    ("MS_TABLE_2", "MS_TABLE_2_ROWS", "main", (0, 1, 2), "Muon < RMSProp", "reversed"),
-    ("MS_TABLE_2", "MS_TABLE_2_ROWS", "main", (0, 1, 2), "HB < AdamFormer", "smaller"),
+    ("momentum_streams:table-2", (0, 1, 2), {"Muon < RMSProp": "reversed", "HB < AdamFormer": "smaller"}),
+    ("momentum_streams:table-1", (0, 1, 2, 3, 4),
+     {"YuriiFormer < AdamWFormer": "smaller", "AdamWFormer < AdamFormer": "smaller"}),
+    ("momentum_streams:sec-5.3-jacobian", (0, 1, 2, 3, 4),
+     {f"{v} vs vanilla: persistence <": "reversed" for v in ("hb", "yurii", "tmm")}),
 ]
 
 
-@pytest.mark.parametrize("table, rows, study_name, seeds, comparison, status", COUNTEREXAMPLES)
-def test_committed_counterexample_reproduces(table, rows, study_name, seeds, comparison, status):
-    import claims.lm as lm
-    from particles.lm.studies import get_study
-    printed, rows = getattr(lm, table), getattr(lm, rows)
-    got = get_study(study_name).collect(list(rows.values()), seeds)
-    assert not got.invalid, got.invalid
-    if got.missing:
-        pytest.skip(f"not committed: {got.missing}")
-    values = {label: [got.results[v][s]["val_loss_full"] for s in seeds] for label, v in rows.items()}
-    verdict, comparisons = lm.ordering_decision(printed, values)
-    assert verdict == "fails" and comparisons[comparison]["status"] == status, comparisons[comparison]
+@pytest.mark.parametrize("claim_id, seeds, statuses", COUNTEREXAMPLES)
+def test_committed_counterexample_reproduces(claim_id, seeds, statuses, monkeypatch):
+    import claims
+    from particles.lm.studies import Study
+    for name in ("collect", "collect_diagnostics"):
+        method = getattr(Study, name)
+        monkeypatch.setattr(Study, name, lambda self, variants=None, _s=None, _m=method: _m(self, variants, seeds))
+    ev = claims.load()[claim_id].check("full")
+    assert not ev.numbers["invalid_runs"], ev.numbers["invalid_runs"]
+    if ev.numbers["missing_runs"]:
+        pytest.skip(f"not committed: {ev.numbers['missing_runs']}")
+    assert ev.numbers["seeds"] == list(seeds)
+    assert ev.verdict == "fails", ev.criterion
+    assert {k: ev.numbers["comparisons"][k]["status"] for k in statuses} == statuses
