@@ -236,9 +236,9 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
 # per core-hour first (costs: `study status`): three seeds of the arms of one claim before the next
 # claim; then seeds 3-4 of the `main` arms whose claims already have three seeds (after three seeds
 # the ledger asked for 4-22 seeds in most undecided comparisons: n_needed), seed 002 Table 1 and
-# §5.3/§6.1 first, then seed 004 Table 2 and seed 002 Table 2; `linear` (retrained at seed 000's
-# minimum learning rate, 8000 steps: ~2.5 core-hours for one claim at five seeds); the 11 further
-# update rules of seed 004 Table 5 (a 17-row ordering: 3 seeds cannot decide it); then `deep`
+# §5.3/§6.1 first, then seed 004 Table 2; `linear` (retrained at seed 000's minimum learning rate,
+# 8000 steps: ~2.5 core-hours for one claim at five seeds); seeds 3-4 of the rest of seed 002
+# Table 2 (decided at three seeds: they narrow its intervals); the 11 further update rules of seed 004 Table 5 (a 17-row ordering: 3 seeds cannot decide it); then `deep`
 # (~27 core-hours for two claims at three seeds), SOAP (~16x the cost per step), and the last
 # seeds of `deep`. Several processes may run the plan at once (`theory.io.run_lock`): each takes
 # the next run nobody is training.
@@ -248,8 +248,8 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("main", MOMENTUM_STREAMS[4:8], (0, 1, 2)),
     ("main", ("gd-lt", *MOMENTUM_STREAMS[:4], "hb"), (3, 4)),
     ("main", tuple(v for v in YURII[:6] if v != "gd-lt"), (3, 4)),
-    ("main", ("rmsprop", "ortho", "muon"), (3, 4)),
     ("linear", SYMPFORMER_LINEAR, (0, 1, 2, 3, 4)),
+    ("main", ("rmsprop", "ortho", "muon"), (3, 4)),
     ("main", YURII[6:], (0, 1, 2, 3, 4)),
     ("deep", SYMPFORMER_SOFTMAX + SYMPFORMER_LINEAR, (0, 1, 2)),
     ("main", ("soap",), (0, 1, 2, 3, 4)),
