@@ -160,7 +160,7 @@ YURII_ROWS = {"GD+Euler": "gd-euler", "Polyak+Euler": "polyak-euler", "Nesterov+
 @claim("yurii:table-2", locator="Table 2 (TinyStories small, best val loss)",
        statement="The best-validation-loss ordering of GD/Polyak/Nesterov x Euler/Lie-Trotter "
                  "(Nesterov+Lie-Trotter lowest) reproduces on the main study (4 layers, 4 heads, width 64, Muon hybrid as App. D.3 / A.3)",
-       method="experiment", expect="inconclusive",
+       method="experiment", expect="fails",
        figures=["ordering-table", "training-curves"])
 def yurii_table_2(budget: str) -> Evidence:
     return ordering_evidence(YURII_TABLE_2, YURII_ROWS, "main", source="seed 004 Table 2, Best")
