@@ -229,7 +229,7 @@ SYMP_TABLE_2_ROWS = SYMP_LINEAR_ROWS
 @claim("sympformer:table-2", locator="Table 2 (linear attention, smaller configuration, best)",
        statement="With linear attention, Presymp Euler < YuriiFormer < plain Euler < Baseline in best "
                  "validation loss reproduces on the linear study (4 layers, 4 heads, width 64, AdamW as App. B; all four rows linear attention)",
-       method="experiment", expect="inconclusive",
+       method="experiment", expect="fails",
        figures=["ordering-table", "training-curves"])
 def symp_table_2(budget: str) -> Evidence:
     return ordering_evidence(SYMP_TABLE_2, SYMP_TABLE_2_ROWS, "linear", source="seed 000 Table 2, best")
