@@ -306,6 +306,9 @@ def provenance(device: torch.device) -> dict:
     """Where and with what a result was computed."""
     return {"commit": git_commit(), "torch": torch.__version__, "python": platform.python_version(),
             "platform": f"{platform.system()}-{platform.machine()}", "cpu": _cpu_model(),
+            # the kernels torch dispatches to (AVX2, AVX512, ...): one "AMD EPYC" model string
+            # covers machines whose float results differ in the last bits
+            "cpu_capability": torch.backends.cpu.get_cpu_capability(),
             "device": str(device) if device.type != "cuda" else torch.cuda.get_device_name(device),
             "threads": torch.get_num_threads()}
 
