@@ -279,7 +279,7 @@ YURII_TABLE_5_ROWS = YURII_ROWS | {
 @claim("yurii:table-5", locator="Appendix B.3, Table 5 (TinyStories small, best val loss)",
        statement="The best-validation-loss ordering of all 17 update rules (GD/Polyak/Nesterov, "
                  "Hamiltonian, IMEX(+LN_v) k in {1,2}, PRK-Verlet) reproduces on the main study (4 layers, 4 heads, width 64, Muon hybrid as App. D.3 / A.3)",
-       method="experiment", expect="inconclusive",
+       method="experiment", expect="fails",
        figures=["ordering-table", "training-curves"])
 def yurii_table_5(budget: str) -> Evidence:
     return ordering_evidence(YURII_TABLE_5, YURII_TABLE_5_ROWS, "main", source="seed 004 Table 5, Best")

@@ -86,6 +86,8 @@ COUNTEREXAMPLES = [
     ("momentum_streams:sec-5.3-jacobian", (0, 1, 2, 3, 4),
      {f"{v} vs vanilla: persistence <": "reversed" for v in ("hb", "yurii", "tmm")}),
     ("yurii:table-2", (0, 1, 2, 3, 4), {"Polyak+Euler < Nesterov+Euler": "smaller"}),
+    ("yurii:table-5", (0, 1, 2),
+     {"PRK-Verlet (MAM) < Nesterov+Lie-Trotter": "reversed", "IMEX k=2 (MAM) < Polyak+Lie-Trotter": "smaller"}),
     ("sympformer:table-2", (0, 1, 2, 3, 4),
      {"Presymp Euler < YuriiFormer": "reversed", "plain Euler < Baseline": "reversed"}),
 ]
