@@ -107,3 +107,27 @@ def test_committed_counterexample_reproduces(claim_id, seeds, statuses, monkeypa
     assert ev.numbers["seeds"] == list(seeds)
     assert ev.verdict == "fails", ev.criterion
     assert {k: ev.numbers["comparisons"][k]["status"] for k in statuses} == statuses
+
+
+def test_table_2_shows_the_scalar_rate_sensitivity_without_deciding_by_it(monkeypatch):
+    """sympformer:table-2 decides on `linear`; `linear-slr100` runs (here: three fake seeds in
+    the printed order) are reported beside the decision with their own comparisons."""
+    import claims
+    from particles.lm.studies import Collected, Study
+    real = Study.collect
+    losses = {"symp-linear-presymp-euler": 1.80, "nesterov-lt-linear": 1.85,
+              "symp-linear-plain-euler": 2.05, "gd-lt-linear": 2.15}  # the printed order
+
+    def collect(self, variants=None, seeds=None):
+        if self.name != "linear-slr100":
+            return real(self, variants, seeds)
+        return Collected({v: {s: {"val_loss_full": x + 1e-3 * ((7 * s + 3 * i) % 5)} for s in range(3)}
+                          for i, (v, x) in enumerate(losses.items())})
+
+    monkeypatch.setattr(Study, "collect", collect)
+    ev = claims.load()["sympformer:table-2"].check("full")
+    side = ev.numbers["scalar_lr_100"]
+    assert side["verdict"] == "holds", side
+    assert side["val_loss_full"]["Presymp Euler"][2] == pytest.approx(1.80 + 1e-3 * (14 % 5))
+    if not ev.numbers["missing_runs"]:  # the committed linear study decides, as pinned
+        assert ev.verdict == claims.load()["sympformer:table-2"].expect
