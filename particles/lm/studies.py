@@ -249,10 +249,11 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
 # §5.3/§6.1 first, then seed 004 Table 2; `linear` (retrained at seed 000's minimum learning rate,
 # 8000 steps: ~2.5 core-hours for one claim at five seeds); seeds 3-4 of the rest of seed 002
 # Table 2 (decided at three seeds: they narrow its intervals); three seeds of the 11 further
-# update rules of seed 004 Table 5 (decided there); `linear-slr100` (seed 000 Table 2 at App. B's
-# 100x scalar rate: the sensitivity of a decided claim); their seeds 3-4; then `deep`
-# (~27 core-hours for two claims at three seeds), SOAP (~16x the cost per step), and the last
-# seeds of `deep`. Several processes may run the plan at once (`theory.io.run_lock`): each takes
+# update rules of seed 004 Table 5 (decided there); three seeds of SOAP (~10x vanilla's cost per
+# step at this width, ~40 core-minutes a seed: the last arm of seed 002's Muon/SOAP claim);
+# `linear-slr100` (seed 000 Table 2 at App. B's 100x scalar rate: the sensitivity of a decided
+# claim); seeds 3-4 of Table 5; then `deep` (~27 core-hours for two claims at three seeds),
+# SOAP's seeds 3-4 and the last seeds of `deep`. Several processes may run the plan at once (`theory.io.run_lock`): each takes
 # the next run nobody is training.
 PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("main", YURII[:6], (0, 1, 2)),
@@ -263,10 +264,11 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("linear", SYMPFORMER_LINEAR, (0, 1, 2, 3, 4)),
     ("main", ("rmsprop", "ortho", "muon"), (3, 4)),
     ("main", YURII[6:], (0, 1, 2)),
+    ("main", ("soap",), (0, 1, 2)),
     ("linear-slr100", SYMPFORMER_LINEAR, (0, 1, 2)),
     ("main", YURII[6:], (3, 4)),
     ("deep", SYMPFORMER_SOFTMAX + SYMPFORMER_LINEAR, (0, 1, 2)),
-    ("main", ("soap",), (0, 1, 2, 3, 4)),
+    ("main", ("soap",), (3, 4)),
     ("deep", SYMPFORMER_SOFTMAX + SYMPFORMER_LINEAR, (3, 4)),
 )
 
