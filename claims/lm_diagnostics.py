@@ -7,8 +7,9 @@ Wall clock. Every model is timed in one process, interleaved round by round agai
 committed (results/bench/bench-training.json, with provenance) and read by the full budget,
 re-measured only with `--recompute` (timings are not byte-reproducible); a statement
 'ratio ≤ c' (or ≥ c) is decided when the distribution-free 95% confidence interval for the median
-of the paired per-round ratios (order statistics, `bench.median_interval`; 21 rounds at the full
-budget) lies entirely on one side of c, and is `inconclusive` otherwise. (An earlier rule used the
+of the paired per-round ratios (order statistics, `bench.median_interval`; at the full budget 21
+rounds: three model initialisations (seeds 0-2) of every variant, 7 rounds each) lies entirely on
+one side of c, and is `inconclusive` otherwise. (An earlier rule used the
 interquartile range of 7 rounds: a spread, not an uncertainty, that does not shrink with more
 rounds and covers the median with only ~55% confidence; its verdicts flipped between runs.) Ratios are CPU time of one thread at
 compact scale (4 layers, width 128): they test the statements' mechanism (what the update rule
@@ -108,14 +109,18 @@ def _decide(budget: str, outcomes: list[tuple[bool, bool]]) -> tuple[bool, bool]
 
 
 def _replication(budget: str) -> dict:
-    """The replication of a timing claim: one model initialisation (seed 0) per variant, timed in
-    `n_rounds` interleaved rounds (the paired unit of the median's confidence interval)."""
-    return {"n_seeds": 1, "n_rounds": throughput(budget)["rounds"]}
+    """The replication of a timing claim: `n_seeds` model initialisations per variant, each timed
+    in `rounds_per_seed` interleaved rounds; the pooled `n_rounds` are the paired unit of the
+    median's confidence interval."""
+    t = throughput(budget)
+    return {"n_seeds": len(t["seeds"]), "seeds": t["seeds"], "n_rounds": t["rounds"],
+            "rounds_per_seed": t["rounds_per_seed"]}
 
 
 def _setting(budget: str) -> dict:
     t = throughput(budget)
-    return {k: t[k] for k in ("config", "batch_size", "rounds", "steps", "threads", "device", "torch")}
+    return {k: t[k] for k in ("config", "batch_size", "seeds", "rounds_per_seed", "rounds", "steps",
+                              "threads", "device", "torch")}
 
 
 @claim("momentum_streams:wall-clock", locator="§4.2, Appendix D.6",

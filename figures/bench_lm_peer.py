@@ -32,7 +32,7 @@ def momentum_variants() -> list[str]:
 
 def config(budget: str) -> dict:
     s = bench.bench_settings(budget)
-    return {"model": s["config"].as_dict(), **{k: s[k] for k in ("batch_size", "rounds", "steps", "warmup")},
+    return {"model": s["config"].as_dict(), **{k: s[k] for k in ("batch_size", "rounds", "steps", "warmup", "seeds")},
             "baseline": bench.BASELINE, "reference": bench.REFERENCE, "variants": momentum_variants(),
             "threads": _bench.THREADS, "goal_vanilla_over_reference": GOAL}
 

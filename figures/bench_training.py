@@ -41,7 +41,7 @@ def draw(ctx: Context) -> None:
     tps = [models[n]["tokens_per_s"] for n in names]
     ax0.bar(["vanilla\n(gd-lt)", "torch\nreference"], tps, color=["tab:blue", "tab:gray"])
     r = t["vanilla_over_reference"]
-    ax0.set_title(f"tokens/s, median of {t['rounds']} rounds\nvanilla/reference = "
+    ax0.set_title(f"tokens/s, median of {t['rounds']} rounds ({len(t['seeds'])} seeds)\nvanilla/reference = "
                   f"{r['median']:.2f} ({r['ci_coverage']:.1%} CI {r['ci_lo']:.2f}–{r['ci_hi']:.2f}); target ≥ 0.95", fontsize=9)
     ax0.set_ylabel("training tokens / s")
 
@@ -60,7 +60,7 @@ def draw(ctx: Context) -> None:
     ax1.axvline(lmd.NEGLIGIBLE, color="k", lw=0.8, ls=":")
     ax1.set_yticks(y, [VARIANTS[v].label for v in variants], fontsize=7)
     ax1.set_xlabel(f"step time / vanilla step time (median and its {r['ci_coverage']:.1%} distribution-free CI "
-                   f"over {t['rounds']} paired rounds); black: paper")
+                   f"over {t['rounds']} paired rounds: {len(t['seeds'])} seeds × {t['rounds_per_seed']}); black: paper")
     lines = [f"{c} → {v}" for c, v in verdicts.items()]
     ax1.set_title("\n".join("; ".join(lines[i:i + 3]) for i in range(0, len(lines), 3)), fontsize=8)
     ax1.legend(handles=[Patch(color=c, label=p) for p, c in COLORS.items()], fontsize=7,

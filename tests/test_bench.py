@@ -156,6 +156,46 @@ def test_reference_model_matches_the_vanilla_backbone():
     assert not any(name.endswith("bias") for name, _ in ref.named_parameters())
 
 
+def test_bench_pools_the_rounds_of_every_seed_and_builds_each_seed_alike(monkeypatch):
+    """bench(seeds=...) builds every model from each seed (the same init for all models of that
+    seed), times `rounds` rounds per seed, and pools them: `rounds × seeds` paired ratios, each
+    seed's own median beside the pooled one. The clock is replaced by a per-call counter so the
+    pooled ratios are known exactly: model 'b' costs 2 units per call, 'a' 1."""
+    built = []
+
+    class Tiny(torch.nn.Module):
+        def __init__(self, cost):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.randn(3))
+            self.cost = cost
+            built.append(float(self.w[0]))
+
+        def forward(self, idx):
+            return self.w.expand(*idx.shape, 3)
+
+    seen = []
+
+    def fake_time_training(models, idx, targets, *, rounds, steps, warmup):
+        seen.append(idx.tolist())
+        return {n: bench.Timing(n, tuple(float(m.cost) * (1 + r) for r in range(rounds)), idx.numel())
+                for n, m in models.items()}
+
+    monkeypatch.setattr(bench, "time_training", fake_time_training)
+    out = bench.bench({"a": lambda: Tiny(1), "b": lambda: Tiny(2)}, baseline="a", vocab_size=3,
+                      batch_size=2, block_size=8, rounds=3, steps=1, seeds=(5, 6))
+    assert out["seeds"] == [5, 6] and out["rounds"] == 6 and out["rounds_per_seed"] == 3
+    assert built[0] == built[1] and built[2] == built[3] and built[0] != built[2]  # per-seed inits
+    assert seen[0] != seen[1]  # each seed its own batch
+    ratio = out["models"]["b"]["ratio_to_baseline"]
+    assert ratio["rounds"] == 6 and ratio["median"] == 2.0
+    assert out["models"]["b"]["median_ratio_per_seed"] == {"5": 2.0, "6": 2.0}
+    assert out["models"]["b"]["step_seconds"] == [2.0, 4.0, 6.0, 2.0, 4.0, 6.0]
+    for bad in ((), (1, 1)):
+        with pytest.raises(ValueError, match="seeds"):
+            bench.bench({"a": lambda: Tiny(1)}, baseline="a", vocab_size=3, batch_size=2,
+                        block_size=4, rounds=1, steps=1, seeds=bad)
+
+
 @pytest.mark.parametrize("variant", [bench.BASELINE, "nesterov-lt"])
 def test_ensemble_step_is_each_models_own_adamw_step(variant):
     """The torch.func ensemble (stacked parameters, vmapped gradients, one AdamW) takes exactly the

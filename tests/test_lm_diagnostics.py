@@ -492,3 +492,4 @@ def test_committed_training_throughput_is_current():
     assert result["provenance"]["threads"] == 1 and result["provenance"]["commit"] != "unknown"
     models = result["throughput"]["models"]
     assert set(lmd.WALL_CLOCK_VARIANTS) <= set(models) and result["throughput"]["rounds"] == 21
+    assert result["throughput"]["seeds"] == [0, 1, 2]  # the ledger's ≥ 3 seeds per experiment claim

@@ -240,26 +240,40 @@ def fixed_batch(vocab_size: int, batch_size: int, block_size: int, *, seed: int 
 
 def bench(factories: Mapping[str, Callable[[], nn.Module]], *, baseline: str, vocab_size: int,
           batch_size: int, block_size: int, rounds: int, steps: int, warmup: int = 2,
-          device: torch.device | str = "cpu", seed: int = 0) -> dict:
-    """Build every model (same seed), time them interleaved, and report tokens/s and ratios."""
+          device: torch.device | str = "cpu", seeds: Sequence[int] = (0,)) -> dict:
+    """For each seed in turn: build every model from that seed (the same seed for all, so the
+    paired models start alike) and time them interleaved for `rounds` rounds on that seed's batch.
+    Tokens/s and ratios are over the pooled rounds (`rounds × len(seeds)`; the pairing unit is a
+    round, within one seed); `median_ratio_per_seed` shows the seeds' agreement."""
+    seeds = tuple(seeds)
+    if not seeds or len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct and non-empty, got {seeds!r}")
     if baseline not in factories:
         raise ValueError(f"baseline {baseline!r} is not one of the models {sorted(factories)}")
-    models = {}
-    for name, make in factories.items():
-        torch.manual_seed(seed)  # the factories may draw their inits from the global generator
-        models[name] = make().to(device)
-    idx, targets = fixed_batch(vocab_size, batch_size, block_size, seed=seed, device=device)
-    timings = time_training(models, idx, targets, rounds=rounds, steps=steps, warmup=warmup)
+    per_seed, params = {}, {}
+    for seed in seeds:
+        models = {}
+        for name, make in factories.items():
+            torch.manual_seed(seed)  # the factories may draw their inits from the global generator
+            models[name] = make().to(device)
+            params[name] = parameter_count(models[name])
+        idx, targets = fixed_batch(vocab_size, batch_size, block_size, seed=seed, device=device)
+        per_seed[seed] = time_training(models, idx, targets, rounds=rounds, steps=steps, warmup=warmup)
+        del models
+    timings = {name: Timing(name, tuple(x for seed in seeds for x in per_seed[seed][name].step_seconds),
+                            batch_size * block_size) for name in factories}
     rows = {}
     for name, t in timings.items():
-        rows[name] = {"params": parameter_count(models[name]), "median_step_s": t.median_step,
+        rows[name] = {"params": params[name], "median_step_s": t.median_step,
                       "tokens_per_s": t.tokens_per_second, "step_seconds": list(t.step_seconds),
-                      "ratio_to_baseline": paired_ratio(timings, name, baseline)}
+                      "ratio_to_baseline": paired_ratio(timings, name, baseline),
+                      "median_ratio_per_seed": {str(seed): paired_ratio(per_seed[seed], name, baseline)["median"]
+                                                for seed in seeds}}
     clock = "wall (synchronized)" if torch.device(device).type == "cuda" else "process CPU time"
     return {"baseline": baseline, "device": str(torch.device(device)), "clock": clock,
-            "torch": torch.__version__,
-            "threads": torch.get_num_threads(), "batch_size": batch_size, "block_size": block_size,
-            "rounds": rounds, "steps": steps, "models": rows}
+            "torch": torch.__version__, "threads": torch.get_num_threads(), "batch_size": batch_size,
+            "block_size": block_size, "seeds": list(seeds), "rounds_per_seed": rounds,
+            "rounds": rounds * len(seeds), "steps": steps, "models": rows}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -271,14 +285,16 @@ REFERENCE = "torch-reference"
 
 def bench_settings(budget: str) -> dict:
     """Model size and timing schedule per budget: `quick` resolves nothing (seconds, toy size),
-    `full` is the compact CPU configuration (4 layers, width 128, 128 tokens) in a few minutes."""
+    `full` is the compact CPU configuration (4 layers, width 128, 128 tokens) in a few minutes:
+    three model initialisations (seeds) of every variant, 7 interleaved rounds each, 21 paired
+    rounds in all (the 95% interval for a median needs at least 6)."""
     from .model import GPTConfig
     if budget == "quick":
         return {"config": GPTConfig(block_size=16, n_layer=2, n_head=2, n_embd=16), "batch_size": 2,
-                "rounds": 2, "steps": 1, "warmup": 1}
+                "rounds": 2, "steps": 1, "warmup": 1, "seeds": (0,)}
     if budget == "full":
         return {"config": GPTConfig(block_size=128, n_layer=4, n_head=4, n_embd=128), "batch_size": 4,
-                "rounds": 21, "steps": 3, "warmup": 1}
+                "rounds": 7, "steps": 3, "warmup": 1, "seeds": (0, 1, 2)}
     raise ValueError(f"budget must be 'quick' or 'full', got {budget!r}")
 
 
@@ -303,7 +319,7 @@ def training_throughput(budget: str, variants: Sequence[str] | None = None, *,
     with torch_threads(threads):
         out = bench(factories, baseline=BASELINE, vocab_size=cfg.vocab_size,
                     batch_size=s["batch_size"], block_size=cfg.block_size, rounds=s["rounds"],
-                    steps=s["steps"], warmup=s["warmup"], device=device)
+                    steps=s["steps"], warmup=s["warmup"], device=device, seeds=s["seeds"])
     out["config"] = cfg.as_dict()
     out["budget"] = budget
     # vanilla / reference throughput = t_reference / t_vanilla per round
