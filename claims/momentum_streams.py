@@ -295,8 +295,11 @@ def rates_table(budget: str) -> dict[str, dict[float, float]]:
        locator="Lemma F.2 (proof: 'for the quadratic energy')",
        statement="the heavy-ball rate of Lemma F.2 is a quadratic-model statement; it does not "
                  "extend to L-smooth μ-strongly convex objectives",
-       method="experiment", expect="holds")
+       method="convergence", expect="holds")
 def hb_quadratic_scope(budget: str) -> Evidence:
+    """A worst-case rate statement, checked without randomness (a convergence study, not an
+    experiment: there is nothing to replicate over seeds): one deterministic orbit on the
+    Lessard–Recht–Packard function, and at full budget PEPit's worst case over the class."""
     # Lessard, Recht & Packard (2016), §4.6: μ = 1, L = 25, tuned heavy ball cycles.
     hb = R.heavy_ball_tuned(1.0, 25.0)
     xs = np.array(R.run_momentum(R.lessard_gradient, np.array(3.3), [hb] * 600), dtype=float)
