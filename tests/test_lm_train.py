@@ -182,6 +182,35 @@ def test_bad_config_raises():
         TrainConfig(steps=1.5)
     with pytest.raises(ValueError, match="device"):
         TrainConfig(device="tpu")
+    for bad in (0.0, -0.1, float("inf"), True):
+        with pytest.raises(ValueError, match="h0"):
+            TrainConfig(h0=bad)
+
+
+@pytest.mark.parametrize("variant", ["symp-softmax-presymp-euler", "symp-linear-presymp-etd-ab2", "nesterov-lt"])
+def test_h0_sets_the_initial_sympformer_step_size_and_nothing_else(variant):
+    """seed 000 App. B's per-table h_0: h_X = h_Y = h0 = softplus(raw) at init in every block;
+    every other scalar keeps its init, and a variant without a step size is built unchanged."""
+    plain, moved = replace(Q, variant=variant), replace(Q, variant=variant, h0=0.3)
+    torch.manual_seed(0)
+    a = lm_train.GPT(plain.model_config, plain.model_variant)
+    torch.manual_seed(0)
+    b = lm_train.GPT(moved.model_config, moved.model_variant)
+    value = lambda scalars, name: float(torch.as_tensor(scalars[name]).detach())  # noqa: E731
+    for ba, bb in zip(a.blocks, b.blocks):
+        for name in ba.scalars.specs:
+            want = 0.3 if name in ("h_x", "h_y") else value(ba.scalars, name)
+            assert value(bb.scalars, name) == pytest.approx(want, rel=1e-6), name
+    if "h_x" not in a.blocks[0].scalars.specs:
+        assert all(torch.equal(p, q) for p, q in zip(a.state_dict().values(), b.state_dict().values()))
+
+
+def test_a_later_field_at_its_default_leaves_the_hash_and_json_unchanged():
+    """Fields added after results were committed (`LATER_FIELDS`) enter the configuration only
+    when set, so the committed results stay valid; set, they change the hash."""
+    assert "h0" not in Q.as_dict() and Q.hash() == replace(Q, h0=None).hash()
+    assert replace(Q, h0=0.1).as_dict()["h0"] == 0.1 and replace(Q, h0=0.1).hash() != Q.hash()
+    assert TrainConfig(**replace(Q, h0=0.1).as_dict()) == replace(Q, h0=0.1)
 
 
 def test_torchrun_on_two_cpu_ranks_matches_one_process(tmp_path):
@@ -218,6 +247,11 @@ def test_load_model_rebuilds_the_trained_weights(tmp_path):
     batches = Batches(load_corpus(max_bytes=Q.max_bytes).val, Q.block_size, Q.batch_size, seed=10_007)
     val = lm_train.evaluate(model, batches, Q.eval_batches, "cpu", torch.no_grad())
     assert val == pytest.approx(r["final_val_loss"], abs=1e-6)  # same weights, same batches
+    cfg = replace(Q, variant="symp-linear-plain-euler", h0=0.3)  # a configuration-set init
+    r = train(cfg, tmp_path)
+    model, _ = lm_train.load_model(tmp_path / "symp-linear-plain-euler-seed0.json")
+    val = lm_train.evaluate(model, batches, Q.eval_batches, "cpu", torch.no_grad())
+    assert val == pytest.approx(r["final_val_loss"], abs=1e-6)
     (tmp_path / "tmm-seed0.pt").write_bytes(b"garbage")
     with pytest.raises(lm_train.ResultError, match="corrupt"):
         lm_train.load_model(tmp_path / "tmm-seed0.json")

@@ -60,7 +60,7 @@ from theory.io import atomic_write, atomic_write_json, run_lock
 from .blocks import count_oracle_calls
 from .data import DEFAULT_SOURCE, Batches, byte_entropies, load_corpus
 from .model import GPT, GPTConfig, count_parameters, flops_per_token, peak_flops
-from .variants import get_variant
+from .variants import Variant, get_variant
 
 DEFAULT_ROOT = Path("runs/lm")
 VAL_SEED = 10_007  # the fixed validation batches of every curve, identical for every run
@@ -72,6 +72,11 @@ class TrainingDiverged(FloatingPointError):
 
 class ResultError(ValueError):
     """A result, checkpoint or weights file that is corrupt or belongs to another configuration."""
+
+
+# Configuration fields added after results were committed, with their defaults: `as_dict` (and so
+# the hash and the JSON) leaves them out at these values.
+LATER_FIELDS = {"h0": None}
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,10 @@ class TrainConfig:
     beta2: float = 0.95
     grad_clip: float = 1.0
     scalar_lr_mult: float = 5.0
+    # seed 000 App. B's initial SympFormer step size h_X = h_Y per table (Table 1: 0.1, Table 3:
+    # 0.3); None keeps each variant's own (Table 2's: 0.25 first-order, 0.01 second-order).
+    # Variants without a step size are unaffected.
+    h0: float | None = None
     optimizer: str = "adamw"  # or "muon" (hybrid Muon on 2-D block weights + AdamW)
     muon_lr: float = 0.02
     # evaluation
@@ -132,6 +141,9 @@ class TrainConfig:
         for name in ("lr", "muon_lr", "grad_clip", "scalar_lr_mult"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
+        if self.h0 is not None and (isinstance(self.h0, bool) or not isinstance(self.h0, (int, float))
+                                    or not math.isfinite(self.h0) or self.h0 <= 0):
+            raise ValueError(f"h0 must be None or a finite number > 0, got {self.h0!r}")
         for name in ("min_lr_ratio", "beta1", "beta2"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {getattr(self, name)}")
@@ -151,8 +163,19 @@ class TrainConfig:
         return GPTConfig(block_size=self.block_size, n_layer=self.n_layer, n_head=self.n_head,
                          n_embd=self.n_embd)
 
+    @property
+    def model_variant(self) -> Variant:
+        """The variant the model is built from: `variant` with this configuration's `h0`."""
+        v = get_variant(self.variant)
+        if self.h0 is None or "h_x" not in v.scalars:
+            return v
+        return v.with_inits(h_x=self.h0, h_y=self.h0)
+
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The fields; those added after results were committed (`LATER_FIELDS`) only when they
+        differ from their defaults, so every committed result keeps its configuration hash."""
+        d = asdict(self)
+        return {k: v for k, v in d.items() if k not in LATER_FIELDS or v != LATER_FIELDS[k]}
 
     def hash(self) -> str:
         """Hash of everything that changes the result (device/amp/compile included, threads not)."""
@@ -392,7 +415,7 @@ def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool, weights_dir)
     val_batches = Batches(corpus.val, cfg.block_size, cfg.batch_size, seed=VAL_SEED)
 
     torch.manual_seed(cfg.seed)  # model init; data order comes from Batches' own generators
-    model = GPT(cfg.model_config, cfg.variant).to(device)
+    model = GPT(cfg.model_config, cfg.model_variant).to(device)
     optimizers = build_optimizers(model, cfg)
     ctx, scaler = _autocast(cfg, device)
     net = torch.compile(model) if cfg.compile else model
@@ -510,7 +533,7 @@ def load_model(result_path: Path | str, device: str = "cpu",
     result_path = Path(result_path)
     result = read_result(result_path)
     cfg = TrainConfig(**(result["config"] | {"device": device}))
-    model = GPT(cfg.model_config, cfg.variant)
+    model = GPT(cfg.model_config, cfg.model_variant)
     weights = Path(weights_dir or result_path.parent) / result_path.with_suffix(".pt").name
     try:
         model.load_state_dict(torch.load(weights, map_location=device, weights_only=True))

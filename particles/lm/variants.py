@@ -15,7 +15,7 @@ values 0.9 for (0, 1) scalars, 1.0 for gains, 0.95 / 0.99 for Adam decays (state
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Mapping
 
 from .blocks import Kick, Scalar, gd, imex, kicks, preconditioned, sympformer
@@ -33,6 +33,16 @@ class Variant:
     norms: tuple[str, ...] = ()
     extra_linear: tuple[str, ...] = ()
     label: str = ""
+
+    def with_inits(self, **inits: float) -> "Variant":
+        """This variant with the named scalars starting at other values (e.g. seed 000 App. B's
+        per-table step size h_0: ``with_inits(h_x=0.1, h_y=0.1)``); the parametrisation stays."""
+        unknown = sorted(set(inits) - set(self.scalars))
+        if unknown:
+            raise ValueError(f"inits: variant {self.name} has no scalar(s) {unknown}; it has "
+                             f"{sorted(self.scalars)}")
+        return replace(self, scalars={name: Scalar(spec.kind, inits.get(name, spec.init))
+                                      for name, spec in self.scalars.items()})
 
 
 U = lambda init=0.9: Scalar("unit", init)  # noqa: E731  (sigmoid-parametrised, in (0, 1))
