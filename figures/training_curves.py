@@ -16,7 +16,7 @@ PANELS = {"yurii:table-2": (lm_claims.YURII_ROWS, "main"),
           "momentum_streams:muon-soap-text": (lm_claims.MS_PRECOND_TEXT_ROWS, "main"),
           "sympformer:table-1": (lm_claims.SYMP_TABLE_1_ROWS, "deep"),
           "sympformer:table-2": (lm_claims.SYMP_TABLE_2_ROWS, "linear"),
-          "sympformer:table-3": (lm_claims.SYMP_TABLE_3_ROWS, "deep")}
+          "sympformer:table-3": (lm_claims.SYMP_TABLE_3_ROWS, "deep-linear")}
 
 
 def _panel(ax, rows: dict[str, str], study: str, seeds: list[int], title: str) -> dict:

@@ -47,6 +47,8 @@ CONTAINMENTS = [
     ("soap", {"beta1_a": 0.0, "beta1_m": 0.0}, "shampoo"),
     ("nesterov-lt", {"mu_a": 0.0, "mu_m": 0.0}, "polyak-lt"),
     ("nesterov-euler", {"mu": 0.0}, "polyak-euler"),
+    # seed 000 Table 3's look-ahead: with mu_att = 0 the oracles are evaluated at x itself
+    ("symp-linear-presymp-euler-lookahead", {"mu_att": 0.0}, "symp-linear-presymp-euler"),
 ]
 
 
@@ -69,7 +71,8 @@ def test_containment_is_exact(general, pins, special, seed):
         assert torch.equal(g(idx), s(idx))  # bit-for-bit: 1.0*v == v, 0.0*m == 0 exactly
 
 
-@pytest.mark.parametrize("general,pins,special", CONTAINMENTS[:2], ids=["tmm", "yurii"])
+@pytest.mark.parametrize("general,pins,special", [CONTAINMENTS[i] for i in (0, 1, -1)],
+                         ids=["tmm", "yurii", "sympformer-lookahead"])
 def test_containment_test_can_fail(general, pins, special):
     """Moving a pinned scalar off its special value separates the outputs (the test has teeth)."""
     name = next(iter(pins))

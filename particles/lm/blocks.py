@@ -444,7 +444,7 @@ def sympformer_prefactors(scheme: str, sc: Scalars, t: torch.Tensor, h_x, h_y):
     return zeta_table4(base, h=h_y, delta_eta=delta_eta, alpha_eff=delta_eta / h_x, xp=torch)
 
 
-def sympformer(blk: Block, s: State, *, scheme: str) -> State:
+def sympformer(blk: Block, s: State, *, scheme: str, lookahead: bool = False) -> State:
     """One SympFormer layer, seed 000 Algorithm 1 (lines 4-13):
 
         y <- zeta_1 y + h_Y zeta_2 G,  x <- x + h_X F   (simultaneous forward step, F, G at (x, y))
@@ -452,10 +452,16 @@ def sympformer(blk: Block, s: State, *, scheme: str) -> State:
 
     AB2 schemes replace G by the variable-step Adams-Bashforth combination (eq. (17)) of this
     layer's and the previous layer's force (plain forward step in the first layer).
+
+    `lookahead`: the oracles F, G are evaluated at the look-ahead point x_bar = x + mu_att y
+    (learned mu_att in (0, 1)) instead of x, as Figure 1 draws the attention input
+    (x_bar_l = x_l + mu^att_l y_l) and App. B uses "a look-ahead step for the presymplectic
+    discretizations" for Table 3; the MLP substep already looks ahead (x~ = x + m y).
     """
     x, y, t, sc = s["x"], s["y"], s["t"], blk.scalars
     h_x, h_y = sc["h_x"], sc["h_y"]
-    F_, G = (softmax_oracles if blk.attention == "softmax" else linear_oracles)(blk, x, y)
+    x_bar = x + sc["mu_att"] * y if lookahead else x
+    F_, G = (softmax_oracles if blk.attention == "softmax" else linear_oracles)(blk, x_bar, y)
     zeta_1, zeta_2 = sympformer_prefactors(scheme, sc, t, h_x, h_y)
     force = G
     if scheme.endswith("ab2"):

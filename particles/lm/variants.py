@@ -179,6 +179,12 @@ for _attention in ("softmax", "linear"):
                      sympformer, {"scheme": _scheme, "attention": _attention}, {"y": "zeros"},
                      _scalars, ("y", "v"), extra_linear=("B",) if _attention == "softmax" else (),
                      label=f"SympFormer {_scheme} ({_attention})"))
+# seed 000 Table 3 (App. B: "a look-ahead step for the presymplectic discretizations"): the oracles
+# at x + mu_att y (Figure 1), mu_att learned in (0, 1) from 0.9 like every look-ahead of seed 004
+_base = VARIANTS["symp-linear-presymp-euler"]
+_add(replace(_base, name=f"{_base.name}-lookahead", locator="seed 000 Algorithm 1, Figure 1, App. B (Table 3)",
+             kwargs=_base.kwargs | {"lookahead": True}, scalars=_base.scalars | {"mu_att": U()},
+             label="SympFormer presymp-euler with look-ahead (linear)"))
 
 
 def get_variant(name: str) -> Variant:
