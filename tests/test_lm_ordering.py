@@ -52,6 +52,23 @@ def test_spread_covering_the_gap_is_inconclusive_and_says_how_many_seeds_would_d
     assert rows["b < c"]["status"] == "agree"
 
 
+def test_named_pairs_compare_only_what_the_sentence_says():
+    """`pairs`: a claim that asserts fewer comparisons than its numbers' whole ordering (seed 002
+    §4.2: Muon and SOAP trail both momentum designs) decides on those pairs alone; a pair the
+    printed numbers do not order that way is refused."""
+    printed = {"tmm": 1.1284, "yurii": 1.1317, "soap": 1.1431, "muon": 1.1503}
+    pairs = [(m, p) for p in ("soap", "muon") for m in ("tmm", "yurii")]
+    # tmm and yurii equal, soap and muon equal, both 0.1 above: the sentence holds, and the
+    # printed tmm < yurii and soap < muon (not asserted by it) are not tested
+    values = {"tmm": [1.0] * 5, "yurii": [1.0] * 5, "soap": [1.1 + 1e-4 * k for k in range(5)],
+              "muon": [1.1 - 1e-4 * k for k in range(5)]}
+    verdict, rows = ordering_decision(printed, values, pairs)
+    assert verdict == "holds" and list(rows) == [f"{a} < {b}" for a, b in pairs]
+    assert ordering_decision(printed, values)[0] == "fails"  # consecutive levels: tmm < yurii is smaller
+    with pytest.raises(ValueError, match="pairs"):
+        ordering_decision(printed, values, [("muon", "tmm")])
+
+
 def _fake_study(monkeypatch, tail_drop: float):
     """Study 'main' whose committed runs are 3 seeds of rows a < b < c, well separated, and whose
     baseline's last 20% of steps lowered the loss by `tail_drop`."""

@@ -263,12 +263,12 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
 # §5.3/§6.1 first, then seed 004 Table 2; `linear` (retrained at seed 000's minimum learning rate,
 # 8000 steps: ~2.5 core-hours for one claim at five seeds); seeds 3-4 of the rest of seed 002
 # Table 2 (decided at three seeds: they narrow its intervals); three seeds of the 11 further
-# update rules of seed 004 Table 5 (decided there); three seeds of SOAP (~10x vanilla's cost per
-# step at this width: the last arm of seed 002's Muon/SOAP claim); three seeds of `deep` and
-# `deep-linear` (seed 000 Tables 1 and 3: two undecided claims, ~25 core-hours); then what only
-# narrows decided claims: `linear-slr100` (seed 000 Table 2 at App. B's 100x scalar rate, a
-# sensitivity), seeds 3-4 of Table 5, SOAP's seeds 3-4 and the last seeds of `deep` and
-# `deep-linear`. Several processes may run the plan at once (`theory.io.run_lock`): each takes
+# update rules of seed 004 Table 5 (decided there); five seeds of SOAP (~10x vanilla's cost per
+# step at this width: the last arm of seed 002's Muon/SOAP claim, whose four comparisons at three
+# seeds would need 4-7: n_needed); three seeds of `deep-linear` (seed 000 Table 3: 4 arms, ~6
+# core-hours) and of `deep` (Table 1: 7 arms, ~16 core-hours); then what only narrows decided claims:
+# `linear-slr100` (seed 000 Table 2 at App. B's 100x scalar rate, a sensitivity), seeds 3-4 of
+# Table 5 and the last seeds of `deep` and `deep-linear`. Several processes may run the plan at once (`theory.io.run_lock`): each takes
 # the next run nobody is training.
 PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("main", YURII[:6], (0, 1, 2)),
@@ -279,12 +279,11 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("linear", SYMPFORMER_LINEAR, (0, 1, 2, 3, 4)),
     ("main", ("rmsprop", "ortho", "muon"), (3, 4)),
     ("main", YURII[6:], (0, 1, 2)),
-    ("main", ("soap",), (0, 1, 2)),
-    ("deep", SYMPFORMER_SOFTMAX, (0, 1, 2)),
+    ("main", ("soap",), (0, 1, 2, 3, 4)),
     ("deep-linear", SYMPFORMER_LINEAR_DEEP, (0, 1, 2)),
+    ("deep", SYMPFORMER_SOFTMAX, (0, 1, 2)),
     ("linear-slr100", SYMPFORMER_LINEAR, (0, 1, 2)),
     ("main", YURII[6:], (3, 4)),
-    ("main", ("soap",), (3, 4)),
     ("deep", SYMPFORMER_SOFTMAX, (3, 4)),
     ("deep-linear", SYMPFORMER_LINEAR_DEEP, (3, 4)),
 )
