@@ -267,11 +267,11 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
 # Table 2 (decided at three seeds: they narrow its intervals); three seeds of the 11 further
 # update rules of seed 004 Table 5 (decided there); five seeds of SOAP (~10x vanilla's cost per
 # step at this width: the last arm of seed 002's Muon/SOAP claim, whose four comparisons at three
-# seeds would need 4-7: n_needed); three seeds of `deep-linear` (seed 000 Table 3: 4 arms, ~6
-# core-hours) and of `deep` (Table 1: 7 arms, ~16 core-hours); then what only narrows decided claims:
-# `linear-slr100` (seed 000 Table 2 at App. B's 100x scalar rate, a sensitivity), seeds 3-4 of
-# Table 5 and the last seeds of `deep` and `deep-linear`. Several processes may run the plan at once (`theory.io.run_lock`): each takes
-# the next run nobody is training.
+# seeds would need 4-7: n_needed); three seeds of `deep-linear` (seed 000 Table 3: 4 arms, ~9
+# core-hours) and of `deep` (Table 1: 7 arms, ~19 core-hours); then what only narrows decided
+# claims: `linear-slr100` (seed 000 Table 2 at App. B's 100x scalar rate, a sensitivity), seeds
+# 3-4 of Table 5 and the last seeds of `deep` and `deep-linear`. Several processes may run the
+# plan at once (`theory.io.run_lock`): each takes the next run nobody is training.
 PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("main", YURII[:6], (0, 1, 2)),
     ("main", MOMENTUM_STREAMS[:4], (0, 1, 2)),
