@@ -309,7 +309,7 @@ MS_PRECOND_TEXT_PAIRS = [(m, p) for p in ("SOAPFormer", "MuonFormer") for m in (
 @claim("momentum_streams:muon-soap-text", locator="§4.2 Main Results; Appendix D.7 (TS values)",
        statement="MuonFormer and SOAPFormer converge but trail every momentum-stream design "
                  "(TS best val: SOAP 1.1431, Muon 1.1503 vs Yurii 1.1317, TMM 1.1284)",
-       method="experiment", expect="inconclusive",
+       method="experiment", expect="fails",
        figures=["ordering-table", "training-curves"])
 def ms_muon_soap_text(budget: str) -> Evidence:
     """The sentence's comparisons, by the criterion of the module docstring: each of MuonFormer
