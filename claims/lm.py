@@ -326,13 +326,12 @@ def ms_muon_soap_text(budget: str) -> Evidence:
         return ev
     converges = {label: all(v < math.log(256) - 1.0 for v in ev.numbers["measured"][label]["values"])
                  for label in ("SOAPFormer", "MuonFormer")}
-    verdict = ev.verdict if all(converges.values()) else "fails"
+    not_training = {f"{label} does not train": True for label, ok in converges.items() if not ok}
+    verdict = "fails" if not_training else ev.verdict
     return Evidence(verdict, criterion=ev.criterion + "; and both preconditioned arms train "
                     "(every seed's loss < ln 256 - 1 nat)",
                     numbers=dict(ev.numbers, converges=converges),
-                    counterexample=(ev.counterexample or {}) | {
-                        f"{k} does not train": True for k, ok in converges.items() if not ok} or None
-                    if verdict == "fails" else None)
+                    counterexample=(ev.counterexample or {}) | not_training if verdict == "fails" else None)
 
 
 @claim("momentum_streams:ablation-arithmetic", locator="§4.2 Ablation Study; Appendix D.5, D.7",
