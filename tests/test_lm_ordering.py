@@ -105,7 +105,7 @@ COUNTEREXAMPLES = [
     ("yurii:table-2", (0, 1, 2, 3, 4), {"Polyak+Euler < Nesterov+Euler": "smaller"}),
     ("yurii:table-5", (0, 1, 2),
      {"PRK-Verlet (MAM) < Nesterov+Lie-Trotter": "reversed", "IMEX k=2 (MAM) < Polyak+Lie-Trotter": "smaller"}),
-    ("momentum_streams:muon-soap-text", (0, 1, 2, 3),
+    ("momentum_streams:muon-soap-text", (0, 1, 2, 3, 4),
      {"TMMFormer < SOAPFormer": "smaller", "YuriiFormer < SOAPFormer": "smaller",
       "TMMFormer < MuonFormer": "agree", "YuriiFormer < MuonFormer": "agree"}),
     ("sympformer:table-2", (0, 1, 2, 3, 4),
