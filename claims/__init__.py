@@ -9,11 +9,12 @@ import importlib
 import pkgutil
 
 from ._ledger import (BUDGETS, ERROR, PAPERS, VERDICTS, Claim, Evidence, Result, claim, decide,
-                      jsonable, register, registry, run, settings, verdict_from)
+                      decide_readings, jsonable, reading, register, registry, run, settings,
+                      verdict_from)
 
 __all__ = ["BUDGETS", "ERROR", "PAPERS", "VERDICTS", "Claim", "Evidence", "Result", "claim", "decide",
-           "jsonable", "register", "registry", "run", "settings", "verdict_from", "load", "select",
-           "run_all"]
+           "decide_readings", "jsonable", "reading", "register", "registry", "run", "settings",
+           "verdict_from", "load", "select", "run_all"]
 
 
 def load() -> dict[str, Claim]:

@@ -7,6 +7,7 @@ page docs/claims.md is written only by the whole ledger at the full budget
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from theory.cli import Parser, writable
 from theory.io import atomic_write_text
 
 from . import BUDGETS, run_all, select, settings
+from ._inventory import coverage_markdown, coverage_table, items
 from ._report import markdown, table, to_json
 
 
@@ -23,6 +25,9 @@ def main(argv: list[str] | None = None) -> int:
                epilog="\n".join(__doc__.splitlines()[2:]))
     p.add_argument("--list", action="store_true", help="list the claims (id, method, locator) "
                    "without running them")
+    p.add_argument("--coverage", action="store_true", help="the inventory of each paper's checkable "
+                   "items: items, covered, share per paper (--json: every item; --markdown PATH: the "
+                   "coverage page); nothing is run")
     p.add_argument("--json", action="store_true", help="machine-readable output on stdout "
                    "(may be combined with --markdown)")
     p.add_argument("--markdown", metavar="PATH", type=Path,
@@ -39,6 +44,14 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--{exc}; claim ids: python -m claims --list")
     if args.list:
         print("\n".join(f"{c.id:44s} {c.method:12s} {c.locator}" for c in claims))
+        return 0
+    if args.coverage:
+        papers = sorted({c.paper for c in claims}) if args.only else None
+        found = items(papers)
+        if args.markdown is not None:
+            writable(p, "--markdown", args.markdown, folder=False, into_docs=not args.only)
+            atomic_write_text(args.markdown, coverage_markdown(found))
+        print(json.dumps([i.as_dict() for i in found], indent=2) if args.json else coverage_table(found))
         return 0
     if args.markdown is not None:
         writable(p, "--markdown", args.markdown, folder=False,

@@ -21,7 +21,11 @@ from typing import Any, Callable, Mapping
 
 VERDICTS = ("holds", "holds-with-correction", "fails", "inconclusive")
 ERROR = "error"
-METHODS = ("symbolic", "property", "convergence", "experiment", "count")
+# `consistency`: the paper held against itself (prose against its own tables, printed averages and
+# counts recomputed from printed numbers, an appendix against the main text); no training needed.
+METHODS = ("symbolic", "property", "convergence", "experiment", "count", "consistency")
+# The verdict of the printed text under one reading of it (`Evidence.readings`).
+READING_VERDICTS = ("holds", "fails", "inconclusive")
 BUDGETS = ("quick", "full")
 
 
@@ -52,6 +56,12 @@ class Evidence:
     criterion:      the rule that turns `numbers` into `verdict`, in words
     counterexample: inputs that refute the printed statement (when it fails)
     correction:     the corrected statement that passes (verdict holds-with-correction)
+    readings:       every reasonable reading of the quoted text with the printed statement's verdict
+                    under it (`reading`); an erratum (holds-with-correction, fails) must fail under
+                    every one of them, so a verdict that says the paper is wrong cannot sit beside a
+                    reading that holds (checked here)
+    ambiguity:      when some readings hold and others fail: the clarification the authors could
+                    make, naming the readings (the verdict is then `holds`)
     """
 
     verdict: str
@@ -59,6 +69,8 @@ class Evidence:
     numbers: Mapping[str, Any] = field(default_factory=dict)
     counterexample: Mapping[str, Any] | None = None
     correction: str | None = None
+    readings: tuple[Mapping[str, Any], ...] = ()
+    ambiguity: str | None = None
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:
@@ -67,6 +79,20 @@ class Evidence:
             raise ValueError("criterion must state how the verdict follows from the numbers")
         if self.verdict == "holds-with-correction" and not self.correction:
             raise ValueError("verdict 'holds-with-correction' needs the correction that passes")
+        object.__setattr__(self, "readings", tuple(self.readings))
+        for r in self.readings:
+            if not isinstance(r, Mapping) or not r.get("reading") or r.get("verdict") not in READING_VERDICTS:
+                raise ValueError(f"readings: each needs a 'reading' text and a 'verdict' in "
+                                 f"{READING_VERDICTS} (use claims.reading), got {r!r}")
+        held = [r["reading"] for r in self.readings if r["verdict"] == "holds"]
+        if self.verdict in ("holds-with-correction", "fails") and held:
+            raise ValueError(f"verdict {self.verdict!r} says the paper is wrong, but the printed text "
+                             f"holds under the reading(s) {held}: an erratum must fail under every "
+                             "reasonable reading (use claims.decide_readings)")
+        split = held and any(r["verdict"] == "fails" for r in self.readings)
+        if split and not self.ambiguity:
+            raise ValueError("readings: some readings hold and others fail; name the ambiguity "
+                             "(the clarification the authors could make)")
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -74,6 +100,8 @@ class Evidence:
             "numbers": jsonable(self.numbers),
             "counterexample": jsonable(self.counterexample),
             "correction": self.correction,
+            "readings": jsonable(list(self.readings)),
+            "ambiguity": self.ambiguity,
         }
 
 
@@ -115,6 +143,42 @@ def decide(printed_holds: bool, correction_holds: bool | None = None, *, criteri
                     correction=correction)
 
 
+def reading(text: str, holds: bool | None, **numbers: Any) -> dict[str, Any]:
+    """One reading of the quoted text and the printed statement's verdict under it: `holds` True
+    (holds), False (fails) or None (the evidence cannot decide under this reading)."""
+    verdict = "inconclusive" if holds is None else "holds" if holds else "fails"
+    return {"reading": text, "verdict": verdict, **numbers}
+
+
+def decide_readings(readings, correction_holds: bool | None = None, *, criterion: str,
+                    numbers: Mapping[str, Any] | None = None,
+                    counterexample: Mapping[str, Any] | None = None, correction: str | None = None,
+                    ambiguity: str | None = None) -> Evidence:
+    """The verdict of a statement that can be read more than one way (issue 28).
+
+    The printed statement is an erratum only if it fails under every reasonable reading:
+
+    some reading holds                        -> holds (with `ambiguity` when another reading fails)
+    every reading fails, the correction holds -> holds-with-correction
+    every reading fails, no correction holds  -> fails
+    no reading holds, one is undecided        -> inconclusive
+
+    `readings` are `reading(...)` dicts; the correction and counterexample belong to the erratum
+    case and are kept as evidence in every case."""
+    readings = tuple(readings)
+    if not readings:
+        raise ValueError("readings: at least one reading of the quoted text is needed")
+    verdicts = [r["verdict"] for r in readings]
+    printed_holds = "holds" in verdicts
+    decided = printed_holds or all(v == "fails" for v in verdicts)
+    correction_holds = None if correction_holds is None else bool(correction_holds)
+    verdict = verdict_from(printed_holds, correction_holds, decided=decided)
+    return Evidence(verdict=verdict, criterion=criterion, numbers=dict(numbers or {}),
+                    counterexample=counterexample,
+                    correction=correction,
+                    readings=readings, ambiguity=ambiguity if printed_holds and "fails" in verdicts else None)
+
+
 @dataclass(frozen=True)
 class Claim:
     id: str
@@ -127,6 +191,15 @@ class Claim:
     # The verdict pinned at the quick budget when it legitimately differs from `expect`
     # (an experiment whose seconds-long run cannot decide is `inconclusive` there).
     expect_quick: str | None = None
+    # The verbatim sentence(s) or formula (LaTeX form) of the paper that the claim checks.
+    paper_text: str = ""
+    # True when the claim checks something the paper does not state (an assumption its argument
+    # needs, a setting it does not discuss): shown under "unstated premises and extensions" and
+    # never counted among the paper's errors.
+    premise: bool = False
+    # The referee's finding on a verdict that says the paper is wrong (issue 28): confirmed or
+    # changed, and why.
+    referee: str = ""
 
     def __post_init__(self):
         paper, sep, rest = self.id.partition(":")
@@ -172,9 +245,25 @@ class Result:
     def as_dict(self) -> dict[str, Any]:
         c = self.claim
         evidence = self.evidence.as_dict() if self.evidence is not None else {"error": self.error}
+        evidence = {"paper_text": c.paper_text, "premise": c.premise, **evidence}
         return {"id": c.id, "paper": c.paper, "source": c.source[0], "locator": c.locator,
                 "statement": c.statement, "method": c.method, "verdict": self.verdict,
-                "expect": c.expected(self.budget), "evidence": evidence}
+                "expect": c.expected(self.budget), "premise": c.premise, "kind": self.kind,
+                "referee": c.referee, "evidence": evidence}
+
+    @property
+    def kind(self) -> str:
+        """What the verdict says of the paper, for the tallies: `premise` (an unstated premise or
+        an extension, never the paper's error), `erratum` (holds-with-correction or fails),
+        `ambiguity` (holds under one reading, fails under another), `holds`, `inconclusive`,
+        `error`."""
+        if self.claim.premise:
+            return "premise"
+        if self.verdict in ("holds-with-correction", "fails"):
+            return "erratum"
+        if self.verdict == "holds" and self.evidence.ambiguity:
+            return "ambiguity"
+        return self.verdict
 
 
 _REGISTRY: dict[str, Claim] = {}
@@ -189,7 +278,8 @@ def register(claim: Claim) -> Claim:
 
 def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
           figures: tuple[str, ...] | list[str] = (), expect_quick: str | None = None,
-          threads: int | None = None):
+          threads: int | None = None, paper_text: str = "", premise: bool = False,
+          referee: str = ""):
     """Decorator registering `check(budget) -> Evidence` as the claim `id`.
 
     `threads`: run the registered check with that many intra-op torch threads
@@ -208,7 +298,8 @@ def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
                     return check(budget)
         register(Claim(id=id, source=(PAPERS.get(paper, "?"), locator), statement=statement,
                        method=method, check=registered, expect=expect, figures=tuple(figures),
-                       expect_quick=expect_quick))
+                       expect_quick=expect_quick, paper_text=paper_text, premise=premise,
+                       referee=referee))
         return check
 
     return wrap

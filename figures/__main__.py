@@ -8,7 +8,8 @@ Where it writes: the full-budget run of everything (no --quick, no --only) write
 docs/figures/ and docs/claims.md. Every other run writes runs/figures/<budget>/ (git-ignored)
 and its ledger page to runs/figures/<budget>/claims.md. --out DIR moves the figures to DIR and
 the page to DIR/claims.md (docs/claims.md when DIR is docs/figures); --ledger PATH moves the
-page. A quick-budget run never writes under docs/."""
+page. The coverage page (coverage.md, from the inventory claims/_inventory/) is written next to
+the ledger page. A quick-budget run never writes under docs/."""
 from __future__ import annotations
 
 import argparse
@@ -19,6 +20,7 @@ from tqdm import tqdm
 
 import claims
 from theory.cli import DOCS, ROOT, Parser, writable
+from claims._inventory import coverage_markdown, items
 from claims._report import markdown
 from theory.io import atomic_write_text
 
@@ -27,6 +29,7 @@ from ._registry import Context, load
 LEDGER = "ledger"
 COMMITTED_OUT = DOCS / "figures"
 COMMITTED_LEDGER = DOCS / "claims.md"
+COVERAGE = "coverage.md"  # the inventory's page, written next to the ledger page
 
 
 def outputs(quick: bool, only: list[str] | None, out: Path | None,
@@ -83,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     if LEDGER in names:
         results = [ctx.result(c.id) for c in tqdm(claims.select(), desc="ledger", unit="claim")]
         atomic_write_text(page, markdown(results, budget))
+        atomic_write_text(page.with_name(COVERAGE), coverage_markdown(items()))
         differs = [r.claim.id for r in results if not r.as_expected]
         if differs:
             failed.append(f"ledger: verdict differs from expect for {differs}")

@@ -118,7 +118,9 @@ def test_json_keys_are_stable_and_values_plain():
     r = claims.run(_claim(lambda b: ev, expect="fails"), "quick")
     [row] = json.loads(to_json([r]))
     assert list(row) == ["id", "paper", "source", "locator", "statement", "method", "verdict",
-                         "expect", "evidence"]
+                         "expect", "premise", "kind", "referee", "evidence"]
+    assert list(row["evidence"]) == ["paper_text", "premise", "criterion", "numbers", "counterexample",
+                                     "correction", "readings", "ambiguity"]
     assert row["paper"] == "sp_transformer" and row["locator"] == "Theorem 0"
     assert row["evidence"]["numbers"] == {"err": 0.5, "v": [0, 1, 2], "inf": "inf"}
     assert row["evidence"]["counterexample"] == {"Z": [[1.0, 0.0], [0.0, 1.0]]}
@@ -137,3 +139,59 @@ def test_cli_json_roundtrip(capsys):
     rows = json.loads(capsys.readouterr().out)
     assert [r["id"] for r in rows] == ids and all(r["paper"] == "sp_transformer" for r in rows)
     assert all(r["verdict"] in claims.VERDICTS for r in rows)
+
+
+# ------------------------------------------------------------------ readings (issue 28)
+
+@pytest.mark.parametrize("verdicts, corrected, verdict, ambiguous", [
+    (("holds",), None, "holds", False),
+    (("holds", "fails"), True, "holds", True),           # one reading holds: not an erratum
+    (("fails", "fails"), True, "holds-with-correction", False),
+    (("fails", "fails"), False, "fails", False),
+    (("fails", "inconclusive"), True, "inconclusive", False),
+    (("holds", "inconclusive"), None, "holds", False)])
+def test_decide_readings_accuses_only_when_every_reading_fails(verdicts, corrected, verdict, ambiguous):
+    rds = [claims.reading(f"reading {i}", {"holds": True, "fails": False, "inconclusive": None}[v], x=i)
+           for i, v in enumerate(verdicts)]
+    ev = claims.decide_readings(rds, corrected, criterion="c", correction="the fix",
+                                ambiguity="reading 0 vs reading 1")
+    assert ev.verdict == verdict
+    assert (ev.ambiguity is not None) == ambiguous
+    assert [r["verdict"] for r in ev.readings] == list(verdicts) and ev.readings[0]["x"] == 0
+
+
+def test_an_erratum_beside_a_reading_that_holds_is_refused():
+    with pytest.raises(ValueError, match="every reasonable reading"):
+        Evidence("fails", "c", readings=[claims.reading("a", True), claims.reading("b", False)],
+                 ambiguity="a vs b")
+    with pytest.raises(ValueError, match="ambiguity"):
+        Evidence("holds", "c", readings=[claims.reading("a", True), claims.reading("b", False)])
+    with pytest.raises(ValueError, match="readings"):
+        Evidence("holds", "c", readings=[{"reading": "a", "verdict": "maybe"}])
+    with pytest.raises(ValueError, match="readings"):
+        claims.decide_readings([], criterion="c")
+
+
+def test_result_kind_keeps_premises_and_ambiguities_apart_from_errata():
+    def run(verdict, premise=False, ambiguity=None):
+        rds = ([claims.reading("a", True), claims.reading("b", False)] if ambiguity else ())
+        ev = Evidence(verdict, "c", correction="fix", readings=rds, ambiguity=ambiguity)
+        c = Claim(id="sp_transformer:k", source=(SEED, "Theorem 0"), statement="s", method="property",
+                  check=lambda b: ev, expect=verdict, premise=premise, paper_text="quoted")
+        return claims.run(c, "quick")
+    assert run("fails").kind == "erratum" and run("holds-with-correction").kind == "erratum"
+    assert run("fails", premise=True).kind == "premise"
+    assert run("holds", ambiguity="a vs b").kind == "ambiguity" and run("holds").kind == "holds"
+    d = run("fails", premise=True).as_dict()
+    assert d["evidence"]["paper_text"] == "quoted" and d["evidence"]["premise"] is True
+    page = markdown([run("fails", premise=True), run("holds", ambiguity="a vs b")], "quick")
+    assert "unstated premises and extensions" in page and "holds · ambiguous" in page
+    assert "FAILS · premise" in page and "> quoted" in page
+
+
+def test_the_page_says_how_many_entries_a_shortened_list_or_dict_hides():
+    from claims._report import _fmt
+    assert _fmt(list(range(10))) == "[0, 1, 2, 3, 4, 5, … (4 more in the JSON)]"
+    assert "more in the JSON" not in _fmt(list(range(10)), full=True)
+    assert _fmt({str(i): i for i in range(14)}).endswith("… (2 more in the JSON)}")
+    assert _fmt(1.55e-16) == _fmt(1.54e-16) == "|x| < 1e-13" and _fmt(0.0) == "0"

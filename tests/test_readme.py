@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from claims._report import (SUMMARY_BEGIN, SUMMARY_END, TABLES_BEGIN, TABLES_END, ordering_blocks,
-                            ordering_tables, page_verdicts, sync_readme, sync_tables)
+                            ordering_tables, page_kinds, page_verdicts, sync_readme,
+                            sync_tables)
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = (ROOT / "docs" / "claims.md").read_text()
@@ -16,34 +17,45 @@ TRAINING = (ROOT / "docs" / "training.md").read_text()
 
 
 def test_readme_summary_and_verdict_mentions_match_the_ledger_page():
-    assert sync_readme(README, page_verdicts(PAGE)) == README, \
+    assert sync_readme(README, page_kinds(PAGE)) == README, \
         "README.md is out of date with docs/claims.md: run `.venv/bin/python tools/sync_readme.py`"
 
 
 def test_page_rows_agree_with_the_page_count_table():
-    table = dict(re.findall(r"^\| (holds|holds-with-correction|fails|inconclusive|error) \| (\d+) \|$",
-                            PAGE, re.M))
-    verdicts = page_verdicts(PAGE)
-    assert {v: int(n) for v, n in table.items()} == {v: list(verdicts.values()).count(v) for v in table}
-    assert sum(map(int, table.values())) == len(verdicts)
+    """The count table splits each verdict into the papers' own statements and the premises."""
+    table = {v: (int(a), int(b)) for v, a, b in re.findall(
+        r"^\| (holds|holds-with-correction|fails|inconclusive|error) \| (\d+) \| (\d+) \|$", PAGE, re.M)}
+    kinds = page_kinds(PAGE)
+    assert table == {v: (sum(1 for vv, k in kinds.values() if vv == v and k != "premise"),
+                         sum(1 for vv, k in kinds.values() if vv == v and k == "premise"))
+                     for v in table}
+    assert sum(a + b for a, b in table.values()) == len(kinds)
 
 
-def test_sync_rewrites_stale_counts_and_mentions():
-    verdicts = {"yurii:a": "holds", "yurii:b": "fails", "heatflow:c": "holds-with-correction"}
+def test_sync_rewrites_stale_counts_and_mentions_and_counts_errata_ambiguities_premises_apart():
+    kinds = {"yurii:a": ("holds", "holds"), "yurii:b": ("fails", "erratum"),
+             "heatflow:c": ("holds-with-correction", "erratum"), "heatflow:d": ("holds", "ambiguity"),
+             "sympformer:e": ("fails", "premise")}
     stale = (f"x\n{SUMMARY_BEGIN}\n7 claims: 7 hold as printed.\n{SUMMARY_END}\n"
              "finding (`yurii:b` → holds), other (`heatflow:c` → fails)\n")
-    new = sync_readme(stale, verdicts)
-    assert "3 claims: 1 hold as printed, 1 hold only with a stated correction, 1 fail, 0 are inconclusive." in new
-    assert "- Fail (1): `yurii:b`." in new and "(`yurii:b` → fails)" in new
+    new = sync_readme(stale, kinds)
+    flat = " ".join(new.split())
+    assert ("5 claims. Of the 4 that check a statement the paper makes: 1 hold as printed, 1 hold under "
+            "one reasonable reading but not another") in flat
+    assert "2 are errata (1 hold only with a stated correction, 1 fail under every reasonable reading)" in flat
+    assert "1 check an unstated premise or an extension" in flat and "proxy scale" in flat
+    assert "- Errata, fail under every reading (1): `yurii:b`." in new and "(`yurii:b` → fails)" in new
+    assert "- Unstated premises and extensions (1): `sympformer:e` (fails)." in new
+    assert "- Ambiguous, hold under one reading (1): `heatflow:d`." in new
     assert "(`heatflow:c` → holds-with-correction)" in new
-    assert sync_readme(new, verdicts) == new
+    assert sync_readme(new, kinds) == new
 
 
 def test_sync_refuses_unknown_ids_and_a_missing_block():
     with pytest.raises(ValueError, match="yurii:zzz"):
-        sync_readme(f"{SUMMARY_BEGIN}\n{SUMMARY_END}\n`yurii:zzz` → holds\n", {"yurii:a": "holds"})
+        sync_readme(f"{SUMMARY_BEGIN}\n{SUMMARY_END}\n`yurii:zzz` → holds\n", {"yurii:a": ("holds", "holds")})
     with pytest.raises(ValueError, match="no block"):
-        sync_readme("no markers here", {"yurii:a": "holds"})
+        sync_readme("no markers here", {"yurii:a": ("holds", "holds")})
     with pytest.raises(ValueError, match="no claim rows"):
         page_verdicts("# empty page\n")
 

@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from claims._report import page_verdicts, sync_readme, sync_tables  # noqa: E402
+from claims._report import page_kinds, sync_readme, sync_tables  # noqa: E402
 from theory.io import atomic_write_text  # noqa: E402
 
 
@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     page = args.page.read_text()
     stale = []
-    for path, sync in ((args.readme, lambda text: sync_readme(text, page_verdicts(page))),
+    for path, sync in ((args.readme, lambda text: sync_readme(text, page_kinds(page))),
                        (args.training, lambda text: sync_tables(text, page))):
         text = path.read_text()
         new = sync(text)
