@@ -14,7 +14,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): setup.cfg pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -c "import torch" 2>/dev/null || $(BIN)/pip install -q "$(TORCH_SPEC)"
-	$(BIN)/pip install -q -e '.[test,ot,pepit]'
+	$(BIN)/pip install -q -e '.[test,ot,pepit,geomloss]'
 	touch $(STAMP)
 
 setup: $(STAMP)
