@@ -1,6 +1,8 @@
-"""Every registered claim, at the quick budget: the computed verdict equals the pinned `expect`,
-and an experiment's evidence carries what issue 12 asks of it (seeds; for a trained language
-model the corpus, its unigram floor and the baseline's loss; the MDE when underpowered)."""
+"""Every registered claim, at the quick budget: the computed verdict equals the pinned `expect`;
+the claim quotes the paper and, where its verdict says the paper is wrong, weighs every reading
+(issue 28); an experiment's evidence carries what issues 12 and 25 ask of it (seeds, scale,
+deviations, flatness; for a trained language model the corpus, its unigram floor and the
+baseline's loss; the MDE when underpowered)."""
 import pytest
 
 import claims
@@ -10,17 +12,48 @@ from particles.lm.studies import STUDIES
 ALL = claims.load()
 
 
+# what an experiment claim states beside its verdict (issue 25): its proxy scale, its deviations
+# from the paper's protocol, and whether every arm's loss curve flattened (or why that does not apply)
+EXPERIMENT_KEYS = {"n_seeds", "scale", "deviations", "flatness"}
+
+
 @pytest.mark.parametrize("claim_id", sorted(ALL))
 def test_claim_verdict_matches_expect(claim_id):
-    result = claims.run(ALL[claim_id], "quick")
+    c = ALL[claim_id]
+    result = claims.run(c, "quick")
     assert result.evidence is not None, result.error
-    assert result.verdict == ALL[claim_id].expected("quick"), result.as_dict()
-    if ALL[claim_id].method != "experiment":
+    assert result.verdict == c.expected("quick"), result.as_dict()
+    # issue 28: the claim quotes the text it checks; a verdict that says the paper is wrong (at
+    # the quick or the full budget) weighs every reasonable reading, and carries a referee finding
+    assert c.paper_text.strip(), f"{claim_id}: no paper_text (the verbatim sentence or formula it checks)"
+    if result.verdict in ("holds-with-correction", "fails"):
+        readings = result.evidence.readings
+        assert readings and all(r["verdict"] in ("holds", "fails", "inconclusive") for r in readings), \
+            f"{claim_id}: an erratum needs its readings, each with a verdict"
+    if c.expect in ("holds-with-correction", "fails"):
+        assert c.referee.strip(), f"{claim_id}: a verdict that says the paper is wrong needs a referee finding"
+    if c.method != "experiment":
         return
     numbers = result.evidence.numbers
-    assert "n_seeds" in numbers, sorted(numbers)
+    assert EXPERIMENT_KEYS <= set(numbers), sorted(EXPERIMENT_KEYS - set(numbers))
     if numbers.get("study") in STUDIES:  # decided from committed language-model runs
         assert {"corpus_sha256", "unigram_entropy", "baseline_val_loss"} <= set(numbers), sorted(numbers)
         undecided = [c for c in numbers.get("comparisons", {}).values() if c.get("status") == "undecided"]
         if result.verdict == "inconclusive" and numbers["n_seeds"] >= MIN_SEEDS and undecided:
             assert "mde" in numbers and "n_needed" in numbers, sorted(numbers)
+
+
+def test_no_premise_is_counted_among_a_papers_errors():
+    """A claim labelled `premise` checks something the paper does not state: its verdict is never
+    one of the paper's errata, in the tallies or on the page."""
+    from claims._ledger import Evidence, Result
+    from claims._report import tallies
+    premises = [c for c in ALL.values() if c.premise]
+    for c in premises:
+        r = Result(c, "full", Evidence(c.expect, "pinned", correction="x"))
+        assert r.kind == "premise"
+    t = tallies((c.expect, "premise" if c.premise else "erratum" if c.expect in (
+        "holds-with-correction", "fails") else c.expect) for c in ALL.values())
+    assert t["errata"] == sum(1 for c in ALL.values() if not c.premise and c.expect in (
+        "holds-with-correction", "fails"))
+    assert t["premises"] == len(premises)
