@@ -405,6 +405,42 @@ def softmax_oracles(blk: Block, x: torch.Tensor, y: torch.Tensor) -> tuple[torch
     return by / z, G
 
 
+def hamiltonian_softmax_oracles(blk: Block, x: torch.Tensor, y: torch.Tensor, *,
+                                leaky: bool) -> tuple[torch.Tensor, torch.Tensor]:
+    """(F, G) with the force G = -grad_x H by autograd, H the *global* masked softmax Hamiltonian
+    of seed 000 eq. (35) in the mean-field normalisation of `softmax_oracles`:
+
+        H(x, y) = sum_i ( <y_i, B y_i> / (2 z_i) - z_i ),   z_i = mean_{j<=i} E_ij,
+
+    E_ij = exp(mean_h q_i^h . k_j^h / sqrt(D)) on LN(x), masked to j <= i (F_i = B y_i / z_i as in
+    `softmax_oracles`). The gradient is taken with respect to a zero offset d of x (x + d), so the
+    force is a function of the parameters and of x that training differentiates through.
+
+    ``leaky=True`` is the printed scheme under the causal mask: d enters queries *and* keys, so
+    token i feels every later token k > i through its key in row k -- the force is not causal
+    (the leak of `sympformer:causal-hamiltonian`; the training path names it
+    `...-hamgrad-leaky` and trains it only to measure what the leak is worth).
+    ``leaky=False``: d enters the queries only (the keys are held at x), so row i's force sums
+    its own row j <= i: the same Hamiltonian's gradient, made causal.
+    """
+    create_graph = torch.is_grad_enabled()
+    with torch.enable_grad():
+        d = torch.zeros_like(x, requires_grad=True)
+        B = x.shape[0]
+        # one attention-oracle call on the offset and the plain input: queries (and, when leaky,
+        # keys) from x + d, causal keys from x
+        q, k, _ = blk.attn.heads(torch.cat((blk.ln_1(x + d), blk.ln_1(x))))
+        q, k = q[:B], (k[:B] if leaky else k[B:])
+        scores = (q @ k.transpose(-1, -2)).mean(dim=1) / math.sqrt(q.shape[-1])
+        mask, n = _visible(x.shape[1], x.device, x.dtype)
+        e = torch.exp(scores.clamp(max=SYMPFORMER_SCORE_CLAMP)) * mask
+        z = e.sum(-1, keepdim=True) / n
+        by = blk.extra["B"](y)
+        H = ((y * by).sum(-1, keepdim=True) / (2 * z) - z).sum()
+        (grad,) = torch.autograd.grad(H, d, create_graph=create_graph)
+    return by / z, -grad
+
+
 def linear_oracles(blk: Block, x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """The causal accelerated linear-attention field of seed 000 eq. (28):
 
@@ -444,7 +480,11 @@ def sympformer_prefactors(scheme: str, sc: Scalars, t: torch.Tensor, h_x, h_y):
     return zeta_table4(base, h=h_y, delta_eta=delta_eta, alpha_eff=delta_eta / h_x, xp=torch)
 
 
-def sympformer(blk: Block, s: State, *, scheme: str, lookahead: bool = False) -> State:
+FORCES = ("row-masked", "hamgrad", "hamgrad-leaky")
+
+
+def sympformer(blk: Block, s: State, *, scheme: str, lookahead: bool = False,
+               force: str = "row-masked") -> State:
     """One SympFormer layer, seed 000 Algorithm 1 (lines 4-13):
 
         y <- zeta_1 y + h_Y zeta_2 G,  x <- x + h_X F   (simultaneous forward step, F, G at (x, y))
@@ -457,11 +497,24 @@ def sympformer(blk: Block, s: State, *, scheme: str, lookahead: bool = False) ->
     (learned mu_att in (0, 1)) instead of x, as Figure 1 draws the attention input
     (x_bar_l = x_l + mu^att_l y_l) and App. B uses "a look-ahead step for the presymplectic
     discretizations" for Table 3; the MLP substep already looks ahead (x~ = x + m y).
+
+    `force` (softmax attention): "row-masked", the causal explicit field (34) of
+    `softmax_oracles`; "hamgrad", -grad H of the masked Hamiltonian (35) by autograd with the keys
+    held fixed (causal); "hamgrad-leaky", the same gradient through queries and keys, i.e. the
+    printed global-Hamiltonian force under the causal mask, which is not causal
+    (`hamiltonian_softmax_oracles`).
     """
+    if force not in FORCES:
+        raise ValueError(f"force must be one of {FORCES}, got {force!r}")
     x, y, t, sc = s["x"], s["y"], s["t"], blk.scalars
     h_x, h_y = sc["h_x"], sc["h_y"]
     x_bar = x + sc["mu_att"] * y if lookahead else x
-    F_, G = (softmax_oracles if blk.attention == "softmax" else linear_oracles)(blk, x_bar, y)
+    if force != "row-masked":
+        if blk.attention != "softmax":
+            raise ValueError(f"force {force!r} needs softmax attention, got {blk.attention!r}")
+        F_, G = hamiltonian_softmax_oracles(blk, x_bar, y, leaky=force == "hamgrad-leaky")
+    else:
+        F_, G = (softmax_oracles if blk.attention == "softmax" else linear_oracles)(blk, x_bar, y)
     zeta_1, zeta_2 = sympformer_prefactors(scheme, sc, t, h_x, h_y)
     force = G
     if scheme.endswith("ab2"):

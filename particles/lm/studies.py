@@ -89,6 +89,10 @@ SYMPFORMER_LINEAR = ("gd-lt-linear", "nesterov-lt-linear", "symp-linear-plain-eu
 # seed 000 Table 3 (linear attention, larger configuration: look-ahead for the presymplectic scheme)
 SYMPFORMER_LINEAR_DEEP = ("gd-lt-linear", "nesterov-lt-linear", "symp-linear-plain-euler",
                           "symp-linear-presymp-euler-lookahead")
+# seed 000 eq. (35) under the causal mask: the printed global-Hamiltonian force (leaks later tokens)
+# beside the same force made causal, trained at main's size to measure what the leak alone is worth
+# (`sympformer:table-1`'s evidence)
+SYMPFORMER_LEAK = ("symp-softmax-presymp-etd-ab2-hamgrad", "symp-softmax-presymp-etd-ab2-hamgrad-leaky")
 # seed 000 Table 1 (softmax attention, 8 layers / 8 heads)
 SYMPFORMER_SOFTMAX = ("gd-lt", "nesterov-lt", "symp-softmax-plain-euler", "symp-softmax-presymp-euler",
                       "symp-softmax-presymp-expeuler", "symp-softmax-presymp-ab2",
@@ -249,7 +253,7 @@ def _sha256(path: Path) -> str:
 DIAGNOSED = ("gd-lt", "adam", "hb", "yurii", "tmm")
 
 STUDIES: dict[str, Study] = {s.name: s for s in (
-    Study("main", MAIN, tuple(dict.fromkeys(YURII + MOMENTUM_STREAMS)), (0, 1, 2, 3, 4)),
+    Study("main", MAIN, tuple(dict.fromkeys(YURII + MOMENTUM_STREAMS + SYMPFORMER_LEAK)), (0, 1, 2, 3, 4)),
     Study("linear", LINEAR, SYMPFORMER_LINEAR, (0, 1, 2, 3, 4), baseline="gd-lt-linear"),
     Study("linear-slr100", LINEAR_SLR100, SYMPFORMER_LINEAR, (0, 1, 2), baseline="gd-lt-linear"),
     Study("deep", DEEP, SYMPFORMER_SOFTMAX, (0, 1, 2, 3, 4)),
@@ -273,6 +277,10 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
 # 3-4 of Table 5 and the last seeds of `deep` and `deep-linear`. Several processes may run the
 # plan at once (`theory.io.run_lock`): each takes the next run nobody is training.
 PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
+    # issue 25's order: seed 000 Table 1's headline pair (Presymp ETD-AB2 vs Baseline, with
+    # YuriiFormer) and the leak of the printed Hamiltonian force first
+    ("deep", ("gd-lt", "symp-softmax-presymp-etd-ab2", "nesterov-lt"), (0, 1, 2)),
+    ("main", SYMPFORMER_LEAK, (0, 1, 2)),
     ("main", YURII[:6], (0, 1, 2)),
     ("main", MOMENTUM_STREAMS[:4], (0, 1, 2)),
     ("main", MOMENTUM_STREAMS[4:8], (0, 1, 2)),

@@ -185,6 +185,19 @@ _base = VARIANTS["symp-linear-presymp-euler"]
 _add(replace(_base, name=f"{_base.name}-lookahead", locator="seed 000 Algorithm 1, Figure 1, App. B (Table 3)",
              kwargs=_base.kwargs | {"lookahead": True}, scalars=_base.scalars | {"mu_att": U()},
              label="SympFormer presymp-euler with look-ahead (linear)"))
+# seed 000 eq. (35) under the causal mask of §6: the force as -grad H of the global Hamiltonian
+# by autograd (`blocks.hamiltonian_softmax_oracles`), once made causal (keys held fixed) and once
+# as printed, which leaks later tokens (`sympformer:causal-hamiltonian`). Trained only to measure
+# what the leak alone is worth beside the causal scheme (`sympformer:table-1`'s evidence); the
+# leaky one is the one variant that is not causal, and says so in its name.
+_base = VARIANTS["symp-softmax-presymp-etd-ab2"]
+for _force in ("hamgrad", "hamgrad-leaky"):
+    _add(replace(_base, name=f"{_base.name}-{_force}", locator="seed 000 eqs. (34)-(35), §6 (causal mask)",
+                 kwargs=_base.kwargs | {"force": _force},
+                 label=f"SympFormer presymp-etd-ab2, -grad H by autograd "
+                       f"({'leaks later tokens' if _force.endswith('leaky') else 'causal'})"))
+# the variants whose logits may depend on later tokens, by construction (tested to do so)
+NON_CAUSAL = frozenset(n for n in VARIANTS if n.endswith("-leaky"))
 
 
 def get_variant(name: str) -> Variant:
