@@ -12,7 +12,7 @@ import sympy as sp
 import torch
 from scipy.integrate import quad, solve_ivp
 
-from claims import Evidence, claim, decide
+from claims import Evidence, claim, decide, decide_readings, reading
 from claims.sympformer import F64, NONSEPARABLE
 from particles import integrators as I
 from theory import schemes as S
@@ -23,20 +23,54 @@ from theory import schemes as S
 
 @claim("sympformer:eq-16-premise", locator="Section 2, text before eq. (16)",
        statement="for H with kinetic energy ½‖p‖², the dynamics (4) read ṗ + αp − ∇_xH(x,p) = 0",
-       method="symbolic", expect="holds-with-correction")
+       method="symbolic", expect="holds-with-correction",
+       paper_text=r"For a simple Hamiltonian, whose kinetic energy term is just $\frac{1}{2}\|p\|^{2}$, "
+                  r"the dynamics (4) can be written as $\dot{p}+\alpha p-\nabla_{x}H(x,p)=0$.",
+       referee="confirmed: the second row of (4), with J = [[0, I], [−I, 0]] as printed, is "
+               "ṗ + αp + ∇_xH = 0 for every H; the printed equation leaves the residual −2∇_xH, "
+               "zero only where the force vanishes, for a separable H = ½‖p‖² + F and for a "
+               "p-dependent potential alike. A sign typo: the update (16) that follows subtracts "
+               "the force, as the correct sign requires")
 def eq_16_premise(budget: str) -> Evidence:
-    """The second row of (4): ṗ + αp − (J∇H)_p = ṗ + αp + ∇_xH = 0. Residual of the printed form."""
-    x, p, a = sp.symbols("x p alpha", real=True)
-    F = sp.Function("F")
-    H = p ** 2 / 2 + F(x)
-    pdot = -a * p - sp.diff(H, x)  # (4): ṗ = −αp − ∇_xH
-    printed = sp.simplify(pdot + a * p - sp.diff(H, x))
-    corrected = sp.simplify(pdot + a * p + sp.diff(H, x))
-    return decide(printed == 0, corrected == 0,
-                  criterion="residual of the equation along (4) simplifies to exactly 0",
-                  numbers={"printed_residual": str(printed), "corrected_residual": str(corrected)},
-                  counterexample={"residual": str(printed)},
-                  correction="ṗ + αp + ∇_xH(x, p) = 0 (sign of the force term)")
+    """The second row of (4): ṗ + αp − (J∇H)_p = ṗ + αp + ∇_xH = 0. Residual of the printed form
+    along (4), for the two Hamiltonians the sentence can mean (kinetic ½p² with a potential F(x),
+    or with a potential U(x, p) too: 'general Hamiltonians' in the next sentence); and the sign
+    with which the exact frozen-force step (variation of constants, constant α) subtracts the
+    force, the sign (16) prints."""
+    x, p, a, h, g = sp.symbols("x p alpha h g", real=True)
+    F, U = sp.Function("F"), sp.Function("U")
+    residuals = {}
+    for name, H in (("separable ½p² + F(x)", p ** 2 / 2 + F(x)),
+                    ("½p² + U(x, p)", p ** 2 / 2 + U(x, p))):
+        pdot = -a * p - sp.diff(H, x)  # (4): ṗ = −αp − ∇_xH
+        residuals[name] = {"printed": sp.simplify(pdot + a * p - sp.diff(H, x)),
+                           "corrected": sp.simplify(pdot + a * p + sp.diff(H, x))}
+    # exact step of ṗ = −αp − g over [0, h] from p: coefficient of g (the sign (16) subtracts with)
+    s = sp.Symbol("s", positive=True)
+    p_h = sp.exp(-a * h) * p - sp.integrate(sp.exp(-a * (h - s)), (s, 0, h)) * g
+    force_coefficient = sp.simplify(sp.diff(p_h, g))
+    sign_16 = sp.simplify(force_coefficient.subs({a: 1, h: sp.Rational(1, 10)})) < 0
+    readings = [reading(f"ṗ, α and ∇_xH as in (4), H = {name}", r["printed"] == 0,
+                        residual=str(r["printed"]))
+                for name, r in residuals.items()]
+    corrected_ok = all(r["corrected"] == 0 for r in residuals.values())
+    return decide_readings(
+        readings, corrected_ok,
+        criterion="a reading holds iff the residual of the printed equation along (4) simplifies to "
+                  "exactly 0 (sympy); the correction iff the residual of ṗ + αp + ∇_xH does",
+        numbers={"residuals": {k: {kk: str(vv) for kk, vv in v.items()} for k, v in residuals.items()},
+                 "exact_step_force_coefficient": str(force_coefficient),
+                 "exact_step_subtracts_the_force_as_16_does": bool(sign_16)},
+        counterexample={"residual": str(residuals["separable ½p² + F(x)"]["printed"])},
+        correction="ṗ + αp + ∇_xH(x, p) = 0 (sign of the force term)")
+
+
+@functools.lru_cache(maxsize=None)
+def _oscillator_reference(T: float = 2.0, t0: float = 1.0) -> tuple[float, float]:
+    """(x, ẋ) at t0 + T of ẍ + (3/t)ẋ + x = 0, x(t0) = 1, ẋ(t0) = 0 (DOP853, rtol 1e-12)."""
+    y = solve_ivp(lambda t, y: [y[1], -3 / t * y[1] - y[0]], (t0, t0 + T), [1.0, 0.0],
+                  method="DOP853", rtol=1e-12, atol=1e-12).y[:, -1]
+    return float(y[0]), float(y[1])
 
 
 def _exp_euler_error(weight: str, h: float, T: float = 2.0, t0: float = 1.0) -> float:
@@ -46,15 +80,39 @@ def _exp_euler_error(weight: str, h: float, T: float = 2.0, t0: float = 1.0) -> 
     n = int(round(T / h))
     q0, p0 = torch.tensor([1.0], dtype=F64), torch.tensor([0.0], dtype=F64)
     _, Q, P = I.integrate("exponential_euler", q0, p0, t0, [h] * n, field, damp, weight=weight)
-    ref = solve_ivp(lambda t, y: [y[1], -3 / t * y[1] - y[0]], (t0, t0 + T), [1.0, 0.0],
-                    method="DOP853", rtol=1e-12, atol=1e-12).y[:, -1]
+    ref = _oscillator_reference(T, t0)
     return float(np.hypot(Q[-1, 0].item() - ref[0], P[-1, 0].item() - ref[1]))
+
+
+def _exp_euler_error_by_hand(weight_of, h: float, T: float = 2.0, t0: float = 1.0) -> float:
+    """The same run stepped by hand with any weight w(t_k, h): x⁺ = x + hp, p⁺ = σ_k p − w x
+    (for the readings the integrators do not offer, e.g. h·w_k)."""
+    damp = S.damping("nesterov")
+    x, p, t = 1.0, 0.0, t0
+    for _ in range(int(round(T / h))):
+        x, p, t = x + h * p, damp.sigma(t, h) * p - weight_of(t, h) * x, t + h
+    ref = _oscillator_reference(T, t0)
+    return float(np.hypot(x - ref[0], p - ref[1]))
 
 
 @claim("sympformer:eq-16", locator="Section 2, eq. (16) and the text after it",
        statement="exponential Euler (16): p⁺ = σ_k p − h∫_0^h exp(−∫_s^h α) ds ∇_xH, with weight "
                  "h/(r+1) for α = r/s, (1 − e^{−mh})/m for α = m, and a ₁F₁ form for r/s + m",
-       method="symbolic", expect="holds-with-correction", figures=["ab2-order"])
+       method="symbolic", expect="holds-with-correction", figures=["ab2-order"],
+       paper_text=r"$\begin{cases}p^{(k+1)}=\sigma_{k}p^{(k)}-h\int_{0}^{h}\exp\left(-\int_{s}^{h}\alpha(z)"
+                  r"\mathop{}\!\mathrm{d}{z}\right)\mathop{}\!\mathrm{d}{s}\nabla_{x}H(x^{(k)},p^{(k)}),\\ "
+                  r"x^{(k+1)}=x^{(k)}+h\nabla_{p}H(x^{(k)},p^{(k)}).\end{cases}$ (16) For $\alpha(s)=\frac{r}{s}$, "
+                  r"the weight in front of $\nabla_{x}H$ in the first update equation becomes "
+                  r"$\frac{h}{r+1}$ and for $\alpha(s)=m$, it becomes $\frac{1-e^{-mh}}{m}$. For the "
+                  r"log-linear damping $\alpha(s)=\frac{r}{s}+m$, it can be expressed in terms of the "
+                  r"confluent hypergeometric function ${}_{1}F_{1}$.",
+       referee="confirmed: for a frozen force, variation of constants over the step [t_k, t_k + h] "
+               "gives the weight ∫_{t_k}^{t_k+h} e^{−∫_s^{t_k+h}α} ds ≈ h; (16)'s leading h makes "
+               "the force O(h²) per step, so (16) does not converge wherever its limits sit; read "
+               "without that h, the text's h/(r+1) is the weight only at t_k = 0, which the paper "
+               "itself excludes for α = r/t (t₀ > 0), so the scheme with it does not converge "
+               "either, and with the correct weight h/(r+1) is wrong; (1 − e^{−mh})/m is right. "
+               "Fails under all four readings")
 def eq_16(budget: str) -> Evidence:
     """Three checks. (a) sympy: the text's values equal ∫_0^h exp(−∫_s^h α) ds WITHOUT the factor
     h printed in (16), so (16) and the text disagree by a factor h. (b) variation of constants:
@@ -94,24 +152,47 @@ def eq_16(budget: str) -> Evidence:
     hs = [0.1, 0.05, 0.025] if budget == "quick" else [0.1, 0.05, 0.025, 0.0125, 0.00625]
     errors = {w: [_exp_euler_error(w, hh) for hh in hs] for w in I.WEIGHTS}
     slopes = {w: float(np.polyfit(np.log(hs), np.log(e), 1)[0]) for w, e in errors.items()}
-    printed_ok = text_ok and printed_matches_text and slopes["printed"] > 0.8
+    # the readings: where the limits of (16)'s integral sit, and whether its leading h is meant
+    damp = S.damping("nesterov")
+    by_hand = {"h_times_w_k": [_exp_euler_error_by_hand(lambda t, hh: hh * damp.weight(t, hh), hh) for hh in hs],
+               "w_k": [_exp_euler_error_by_hand(damp.weight, hh) for hh in hs]}
+    by_hand_vs_integrator = max(abs(a / b - 1) for a, b in zip(by_hand["w_k"], errors["exact"]))
+    slopes["h_times_w_k"] = float(np.polyfit(np.log(hs), np.log(by_hand["h_times_w_k"]), 1)[0])
+    text_at_t_k_gt_0 = max(abs(v - 1) for k, v in text_vs_exact.items() if "t_k=0.0" not in k
+                           and "r=0.0" not in k)
+    converges = {k: v > 0.8 for k, v in slopes.items()}
+    readings = [
+        reading("(16) literally: weight h·∫_0^h exp(−∫_s^h α), the limits in absolute time",
+                printed_matches_text and converges["printed"], fitted_order=slopes["printed"]),
+        reading("weight h·∫ with the limits read as the step [t_k, t_k + h] (= h·w_k)",
+                printed_matches_text and converges["h_times_w_k"], fitted_order=slopes["h_times_w_k"]),
+        reading("the leading h a typo (the text's values ∫_0^h …), the limits in absolute time",
+                text_ok and converges["text"], fitted_order=slopes["text"]),
+        reading("the leading h a typo, the limits read as [t_k, t_k + h] (weight w_k): the scheme "
+                "converges, the text's h/(r+1) must then be w_k",
+                converges["exact"] and text_at_t_k_gt_0 < 1e-10,
+                fitted_order=slopes["exact"], text_over_w_k_minus_1_at_t_k_gt_0=text_at_t_k_gt_0),
+    ]
     corrected_ok = (general_ok and hyper_residual == 0 and quad_err < 1e-10 and code_err < 1e-12
-                    and abs(slopes["exact"] - 1) < 0.15)
-    return decide(
-        printed_ok, corrected_ok,
-        criterion="printed holds iff the text's values equal the sympy integral ∫_0^h exp(−∫_s^h α), "
-                  "(16)'s h·∫ equals them too, and (16) converges (fitted order > 0.8); correction "
+                    and abs(slopes["exact"] - 1) < 0.15 and by_hand_vs_integrator < 1e-10)
+    return decide_readings(
+        readings, corrected_ok,
+        criterion="a reading holds iff its weight equals the text's values (h/(r+1) for α = r/s, "
+                  "(1 − e^{−mh})/m for α = m, compared with the sympy integral) and the scheme "
+                  "converges on ẍ + (3/t)ẋ + x = 0 from t = 1 (fitted order > 0.8); correction "
                   "holds iff the sympy integral equals the closed form for every t_k, the ₁F₁ form "
                   "solves tW' = t − (r+mt)W exactly (series), the coded weights match the sympy "
-                  "integral (1e-12) and scipy quadrature (1e-10), and the scheme converges with "
-                  "order 1 ± 0.15",
+                  "integral (1e-12) and scipy quadrature (1e-10), the scheme converges with "
+                  "order 1 ± 0.15, and the hand-stepped run equals the integrator's (1e-10)",
         numbers={"text_minus_sympy_integral": {k: str(v) for k, v in text_residual.items()},
                  "printed_h_integral_minus_text": {k: str(v) for k, v in printed_residual.items()},
                  "coded_weights_vs_sympy_max_rel_error": code_err,
                  "hyp1f1_ode_series_residual": str(hyper_residual),
                  "closed_form_vs_quadrature_max_rel_error": quad_err,
                  "text_weight_over_exact_weight": text_vs_exact,
-                 "h": hs, "global_error": errors, "fitted_order": slopes},
+                 "h": hs, "global_error": errors, "fitted_order": slopes,
+                 "global_error_h_times_w_k": by_hand["h_times_w_k"],
+                 "hand_stepped_vs_integrator_max_rel_difference": by_hand_vs_integrator},
         counterexample={"oscillator": "ẍ + (3/t)ẋ + x = 0, x(1) = 1, ẋ(1) = 0, T = 2",
                         "printed_weight_errors": errors["printed"],
                         "text_weight_errors": errors["text"]},
@@ -123,6 +204,8 @@ def eq_16(budget: str) -> Evidence:
 
 # ------------------------------------------------------------------ (17)
 
+AB2_TEXT = (r"The two-step Adams-Bashforth (AB-2) [3] is an explicit linear multistep method of order "
+            r"two – the best order achievable by an explicit two-step multistep method [16, Chp. 3].")
 T_ORDER, T0_ORDER = 2.0, 1.0
 ORDER_SCHEMES = ("ab2", "etd_ab2", "conformal_midpoint", "explicit_euler",
                  "conformal_symplectic_euler", "exponential_euler")
@@ -204,7 +287,11 @@ def one_step_exactness(pairs=((0.3, 0.1), (0.05, 0.2), (0.4, 0.4))) -> dict[str,
 @claim("sympformer:eq-17-order", locator="Section 2, eq. (17)",
        statement="the variable-step AB-2 scheme (17), started by one explicit Euler step, has "
                  "order 2 (weights (2h_{k−1}+h_k)/(2h_{k−1}), −h_k/(2h_{k−1}))",
-       method="convergence", expect="holds", figures=["ab2-order"])
+       method="convergence", expect="holds", figures=["ab2-order"],
+       paper_text=AB2_TEXT + r" … The AB-2 method then is $y^{(k+1)}=y^{(k)}+h_{k}\left(\frac{2h_{k-1}+h_{k}}"
+                  r"{2h_{k-1}}f(t^{(k)},y^{(k)})-\frac{h_{k}}{2h_{k-1}}f(t^{(k-1)},y^{(k-1)})\right).$ (17) "
+                  r"Here $h_{k}>0$ is a stepsize. To obtain the value $y^{(1)}$ from the given initial "
+                  r"value $y^{(0)}$, we perform an explicit Euler step: $y^{(1)}=y^{(0)}+h_{0}f(t_{0},y^{(0)})$.")
 def eq_17_order(budget: str) -> Evidence:
     """Weights derived with sympy (integral of the linear interpolant), compared with (17); the
     coded schemes exact on right sides linear in time, for unequal steps; then the empirical order
@@ -232,12 +319,21 @@ def eq_17_order(budget: str) -> Evidence:
 
 @claim("sympformer:ab2-optimal-order", locator="Section 2, text before eq. (17)",
        statement="order two is the best order achievable by an explicit two-step multistep method",
-       method="symbolic", expect="holds-with-correction")
+       method="symbolic", expect="holds", paper_text=AB2_TEXT,
+       referee="changed: the order-3 explicit two-step method y_{n+2} + 4y_{n+1} − 5y_n = "
+               "h(4f_{n+1} + 2f_n) exists, so without a stability requirement the sentence fails; "
+               "but the cited [16, Chp. III] states the bound for stable methods (Dahlquist's first "
+               "barrier: p ≤ k for a stable explicit k-step method), and that order-3 method is not "
+               "zero-stable (root −5) and diverges; among convergent methods, and among Adams "
+               "methods, order two is the best. An ambiguity (which class), not an erratum")
 def ab2_optimal_order(budget: str) -> Evidence:
     """The order conditions of y_{n+2} + a₁y_{n+1} + a₀y_n = h(b₁f_{n+1} + b₀f_n) admit a unique
     order-3 solution, y_{n+2} + 4y_{n+1} − 5y_n = h(4f_{n+1} + 2f_n); its characteristic
     polynomial has the root −5, so it is not zero-stable and diverges (shown on y' = −y).
-    With zero-stability (Dahlquist's first barrier) order 2 is optimal."""
+    Three readings of 'explicit two-step multistep method': any coefficients (order 3 is
+    achievable), zero-stable ones, the class of the cited chapter's barrier (the order-3 member
+    is the only one and it is unstable, AB-2 is zero-stable of order 2), and Adams methods
+    (ρ(ζ) = ζ² − ζ: the order conditions leave AB-2 alone, error constant C₃ ≠ 0)."""
     info = S.explicit_two_step_max_order()
     roots = [complex(r) for r in info["roots"]]
     errs = []
@@ -247,25 +343,62 @@ def ab2_optimal_order(budget: str) -> Evidence:
             y.append(-4 * y[-1] + 5 * y[-2] + h * (4 * -y[-1] + 2 * -y[-2]))
         errs.append(abs(y[-1] - math.exp(-1.0)))
     order3_exists = info["error_constant_order4"] != 0 and len(info["method"]) == 4
-    zero_stable = all(abs(r) <= 1 + 1e-12 for r in roots)
+    order3_zero_stable = all(abs(r) <= 1 + 1e-12 for r in roots)
     diverges = errs[-1] > errs[0] > 1.0
-    return decide(
-        not order3_exists, order3_exists and not zero_stable and diverges,
-        criterion="printed holds iff no explicit two-step method of order 3 exists; correction "
-                  "holds iff the order-3 method is not zero-stable and its error grows as h → 0",
+    # Adams: a₁ = −1, a₀ = 0; the order conditions C₁ = C₂ = 0 fix (b₁, b₀); C₃ of the result
+    b0, b1 = sp.symbols("b0 b1")
+    alpha, beta = {0: 0, 1: -1, 2: 1}, {0: b0, 1: b1, 2: 0}
+
+    def C(q):
+        return (sum(sp.Integer(j) ** q / sp.factorial(q) * alpha[j] for j in range(3))
+                - sum(sp.Integer(j) ** (q - 1) / sp.factorial(q - 1) * beta[j] for j in range(3)))
+
+    adams = sp.solve([C(1), C(2)], [b0, b1], dict=True)
+    adams_C3 = C(3).subs(adams[0]) if len(adams) == 1 else None
+    ab2_is_adams = len(adams) == 1 and adams[0] == {b1: sp.Rational(3, 2), b0: -sp.Rational(1, 2)}
+    ab2_roots = sp.solve(sp.Symbol("x") ** 2 - sp.Symbol("x"), sp.Symbol("x"))  # ρ of AB-2: ζ² − ζ
+    ab2_zero_stable = sorted(ab2_roots) == [0, 1]
+    readings = [
+        reading("any explicit linear two-step method (no stability requirement)", not order3_exists),
+        reading("zero-stable (hence convergent) explicit two-step methods, the class of the cited "
+                "chapter's barrier: order 3 is achieved only by an unstable method, AB-2 is "
+                "zero-stable of order 2",
+                order3_exists and not order3_zero_stable and ab2_zero_stable and ab2_is_adams),
+        reading("explicit two-step Adams methods (ρ(ζ) = ζ² − ζ): the order conditions leave only "
+                "AB-2, of order exactly 2", ab2_is_adams and adams_C3 is not None and adams_C3 != 0,
+                error_constant_C3=str(adams_C3)),
+    ]
+    return decide_readings(
+        readings, order3_exists and not order3_zero_stable and diverges,
+        criterion="a reading holds iff no method of its class has order 3 (sympy order conditions); "
+                  "the correction holds iff the order-3 method is not zero-stable and its error "
+                  "grows as h → 0",
         numbers={"order3_method": {str(k): str(v) for k, v in info["method"].items()},
                  "roots": [str(r) for r in info["roots"]],
                  "error_constant_order4": str(info["error_constant_order4"]),
-                 "order3_errors_at_t1_for_h_1_10_20_40": errs},
+                 "order3_errors_at_t1_for_h_1_10_20_40": errs,
+                 "adams_two_step": {str(k): str(v) for k, v in adams[0].items()},
+                 "adams_error_constant_C3": str(adams_C3)},
         counterexample={"method": "y_{n+2} + 4y_{n+1} − 5y_n = h(4f_{n+1} + 2f_n)", "order": 3},
         correction="order 2 is the best order of a zero-stable (hence convergent) explicit "
-                   "two-step method (Dahlquist's first barrier)")
+                   "two-step method (Dahlquist's first barrier)",
+        ambiguity="order 3 is achievable by an explicit two-step method, y_{n+2} + 4y_{n+1} − 5y_n "
+                  "= h(4f_{n+1} + 2f_n), which is not zero-stable and diverges; the sentence holds "
+                  "for zero-stable (convergent) methods, the setting of the cited Dahlquist barrier, "
+                  "and for Adams methods. The authors could say 'zero-stable'")
 
 
 @claim("sympformer:oracle-calls-text", locator="Section 2, paragraph before eq. (17)",
        statement="first-order discretizations evaluate the oracle once per iteration, AB-2 keeps "
                  "that budget by reusing the previous value, RK4 needs four calls per step",
-       method="count", expect="holds")
+       method="count", expect="holds",
+       paper_text=r"For the accelerated transformer architecture presented in Sections˜4 and 5, we "
+                  r"need time discretizations that require a small number of function evaluations "
+                  r"(also called oracle calls). First-order time-discretizations evaluate the function "
+                  r"only once per iteration. Multi-step methods can achieve higher orders of accuracy "
+                  r"than first-order methods by reusing function values from previous iterations, "
+                  r"thereby preserving the oracle budget. In contrast, higher-order single-step methods "
+                  r"like Runge-Kutta-4 need four oracle calls per step.")
 def oracle_calls_text(budget: str) -> Evidence:
     """Count, do not assume: every scheme gets the non-separable test field through
     `particles.integrators.counted` (a `CountingOracle` keyed on the positions: ∇_qH and ∇_pH at
