@@ -74,30 +74,63 @@ def to_json(results: Iterable[Result]) -> str:
     return json.dumps([r.as_dict() for r in results], indent=2, sort_keys=False)
 
 
-_TABLED = ("printed", "measured", "comparisons")  # an ordering claim's numbers shown as tables
+_TABLED = ("printed", "measured", "sub_assertions", "table_agreement", "scale", "deviations", "flatness")
 TABLE_BEGIN, TABLE_END = "<!-- ordering-table {} -->", "<!-- /ordering-table -->"
 
 
+def _m(x: float) -> str:
+    """A count in words' units: 8.19M, 4.92G."""
+    return f"{x / 1e9:.3g}G" if x >= 1e9 else f"{x / 1e6:.3g}M" if x >= 1e5 else f"{x:,.0f}"
+
+
 def ordering_tables(cid: str, numbers: dict) -> list[str]:
-    """The paper's loss table beside ours (mean ± SD over the paired seeds) and every printed
-    comparison with our paired difference, its 95% CI, the claimed size and the MDE, as markdown
-    between markers (copied into docs/training.md by tools/sync_readme.py); [] for other claims."""
-    if not all(k in numbers for k in _TABLED):
+    """An experiment claim's evidence as markdown between markers (copied into docs/training.md
+    by tools/sync_readme.py): its proxy scale and deviations from the paper's protocol, every
+    sub-assertion of every reading with our paired difference, its 95% CI and status, the
+    paper's table beside ours (mean ± SD over the paired seeds), the table agreement (never a
+    verdict; every printed pair's status), and the flatness of every arm; [] for other claims."""
+    if "sub_assertions" not in numbers:
         return []
-    n, measured = numbers.get("n_seeds"), numbers["measured"]
+    n, measured, sc = numbers.get("n_seeds"), numbers["measured"], numbers["scale"]
+    o, p = sc["ours"], sc["paper"]
     lines = ["", TABLE_BEGIN.format(cid), "",
-             f"| row | printed | ours: mean ± SD over {n} seeds (nats/byte) |", "|---|---|---|"]
-    for row, printed in sorted(numbers["printed"].items(), key=lambda kv: kv[1]):
-        m = measured.get(row)
-        lines.append(f"| {row} | {printed:.4g} | "
-                     + (f"{m['mean']:.4f} ± {m['std']:.4f} |" if m else "— |"))
-    lines += ["", "| printed comparison (a < b) | printed a, b | claimed b − a (our scale) | "
-              "ours: b − a [95% CI] | MDE | status |", "|---|---|---|---|---|---|"]
-    for comp, c in numbers["comparisons"].items():
-        a_b = ", ".join(f"{x:.4g}" for x in c["printed"])
-        lines.append(f"| {comp} | {a_b} | {c['claimed']:+.4f} | {c['mean_diff']:+.4f} "
-                     f"[{c['ci95'][0]:+.4f}, {c['ci95'][1]:+.4f}] | {c['mde']:.4f} | {c['status']}"
-                     + (f" (n = {c['n_needed']} would decide)" if c.get("n_needed") else "") + " |")
+             f"Proxy scale: ours {_m(o['params'])} parameters, {o['layers_heads_width']} "
+             f"(layers/heads/width), context {o['context']}, {_m(o['tokens_seen'])} tokens seen, "
+             f"{o['tokenizer']}, {o['corpus']}, {o['hardware']}; the paper ({p['source']}): "
+             f"{_m(p['params'])} parameters ({p['params_printed']}), {p['layers_heads_width']}, context "
+             f"{p['context']}, {_m(p['tokens_seen'])} tokens, {p['tokenizer']}, {p['corpus']}, "
+             f"{p['hardware']}: {sc['params_ratio_paper_over_ours']:.0f}x our parameters, "
+             f"{sc['tokens_ratio_paper_over_ours']:.0f}x our tokens.", "",
+             "Deviations from the paper's protocol: " + "; ".join(
+                 f"{d['setting']} {d['paper']} → {d['ours']}" for d in numbers["deviations"]) + ".", "",
+             f"| reading | sub-assertion | ours: d = loss(b) − loss(a), {n} seeds [95% CI] | status |",
+             "|---|---|---|---|"]
+    for rd, subs in numbers["sub_assertions"].items():
+        for name, c in subs.items():
+            extra = f" (n = {c['n_needed']} would decide)" if c.get("n_needed") else ""
+            lines.append(f"| {rd} | {name} | {c['mean_diff']:+.4f} [{c['ci95'][0]:+.4f}, "
+                         f"{c['ci95'][1]:+.4f}] | {c['status']}{extra} |")
+    lines += ["", f"| row | printed | ours: mean ± SD over {n} seeds (nats/byte) |", "|---|---|---|"]
+    for row in sorted(measured, key=lambda r: numbers["printed"].get(r, float("inf"))):
+        m, pr = measured[row], numbers["printed"].get(row)
+        lines.append(f"| {row} | {'—' if pr is None else f'{pr:.4g}'} | {m['mean']:.4f} ± {m['std']:.4f} |")
+    ta = numbers["table_agreement"]
+    lines += ["", f"Table agreement (evidence, not a verdict): {ta['status_counts']['agree']} of "
+              f"{len(ta['pairs'])} printed pairs reproduced ({ta['share_reproduced']:.0%}), "
+              f"{ta['status_counts']['reversed']} reversed, {ta['status_counts']['undecided']} "
+              f"undecided; Kendall's tau between printed and measured means {ta['kendall_tau']:+.2f} "
+              f"(bootstrap 95% CI [{ta['kendall_tau_ci95'][0]:+.2f}, {ta['kendall_tau_ci95'][1]:+.2f}]).",
+              "", "<details><summary>every printed pair</summary>", "",
+              "| printed pair (a < b) | printed a, b | ours: b − a [95% CI] | status |", "|---|---|---|---|"]
+    for pair, c in ta["pairs"].items():
+        lines.append(f"| {pair} | {c['printed'][0]:.4g}, {c['printed'][1]:.4g} | {c['mean_diff']:+.4f} "
+                     f"[{c['ci95'][0]:+.4f}, {c['ci95'][1]:+.4f}] | {c['status']} |")
+    fl = numbers["flatness"]
+    lines += ["", "</details>", "",
+              f"Flatness ({fl['rule']}): " + ", ".join(
+                  f"{arm} {f['mean']:.1%} (max {f['max']:.1%})" for arm, f in fl["per_arm"].items())
+              + (f". Above the rule: {', '.join(fl['arms_above_rule'])}." if fl["arms_above_rule"]
+                 else ". Every arm meets the rule.")]
     return lines + ["", TABLE_END]
 
 

@@ -123,3 +123,118 @@ def decide(comparisons: dict[str, dict], alpha: float = ALPHA) -> tuple[str, dic
     verdict = ("fails" if any(s in ("reversed", "smaller") for s in statuses)
                else "holds" if statuses and all(s == "agree" for s in statuses) else "inconclusive")
     return verdict, out
+
+
+# ------------------------------------------------------------------ sign first (issue 25)
+#
+# An experiment claim is the paper's sentence, split into the sub-assertions it makes ("A has a
+# lower loss than B"). Each is decided on the SIGN of the paired difference d = loss_B - loss_A
+# over seeds, never by a size converted from a printed table gap:
+#
+#   holds                     Holm rejects d = 0 (two-sided t, family = the claim's
+#                             sub-assertions) and the mean is on the asserted side: the CI at
+#                             the adjusted level lies on that side
+#   fails                     the same, on the other side
+#   no detectable difference  not the above, and the 90% CI lies inside +-margin (two one-sided
+#                             tests at 0.05: equivalence), margin = EQUIVALENCE_MARGIN x the
+#                             pair's mean loss
+#   undecided                 otherwise; n_needed = seeds at which the MDE reaches the observed
+#                             |mean d| (or the margin, whichever is larger)
+#
+# "A is not worse than B" (a tie for best) is a non-inferiority sub-assertion: holds when the
+# CI's lower end is above -margin (one-sided, Holm), fails when its upper end is below -margin.
+#
+# The margin rule, one for every claim: the papers print their losses to four significant
+# digits (1.1569, 3.008, 2.4473), so one unit of the fourth digit, 0.1% of the loss, is the
+# smallest difference a printed table can show; a difference whose CI stays inside +-0.1% of the
+# loss is below anything the papers' tables could assert. A claim holds when every sub-assertion
+# holds, fails when one fails, and is inconclusive otherwise (its statuses are reported).
+
+EQUIVALENCE_MARGIN = 1e-3  # relative to the pair's mean loss: one unit of the fourth printed digit
+SUB_KINDS = ("less", "not-worse")
+
+
+def sign_first(subs: dict[str, tuple], alpha: float = ALPHA,
+               margin: float = EQUIVALENCE_MARGIN) -> tuple[str, dict[str, dict]]:
+    """Decide sub-assertions {name: (a_values, b_values, kind)} (paired per seed; the text asserts
+    a below b: kind "less", or a not above b by more than the margin: "not-worse") by the rule
+    above. Returns the claim's verdict and one row per sub-assertion: mean difference d = b - a,
+    its 95% CI, the margin, the Holm decision, `status` and (undecided) `n_needed`."""
+    rows, family = {}, {}
+    for name, (a, b, kind) in subs.items():
+        if kind not in SUB_KINDS:
+            raise ValueError(f"kind must be one of {SUB_KINDS}, got {kind!r} ({name})")
+        row = {k: v for k, v in paired_difference(a, b).items() if k not in ("claimed", "p_size")}
+        level = (float(np.mean(a)) + float(np.mean(b))) / 2
+        row |= {"kind": kind, "margin": margin * level}
+        n, mean, sd = row["n_seeds"], row["mean_diff"], row["sd_diff"]
+        se = sd / math.sqrt(n) if n > 1 else math.nan
+        if kind == "less":
+            family[name] = row["p_sign"]
+        else:  # H0: d <= -margin (a worse than b by more than the margin)
+            family[name] = (float(stats.t.sf((mean + row["margin"]) / se, n - 1)) if se > 0
+                            else float(mean + row["margin"] <= 0))
+        rows[name] = row
+    rejected = holm(family, alpha)
+    m = max(len(family), 1)
+    for name, row in rows.items():
+        n, mean, sd, margin_abs = row["n_seeds"], row["mean_diff"], row["sd_diff"], row["margin"]
+        se = sd / math.sqrt(n) if n > 1 else math.nan
+        if n >= 2 and se > 0:
+            half90 = float(stats.t.ppf(1 - alpha, n - 1) * se)
+            ci90 = [mean - half90, mean + half90]
+        else:
+            ci90 = [mean, mean]
+        if row["kind"] == "less":
+            status = ("holds" if mean > 0 else "fails") if rejected[name] else (
+                "no detectable difference" if -margin_abs < ci90[0] and ci90[1] < margin_abs else "undecided")
+        else:
+            fails = n >= 2 and ((se > 0 and float(stats.t.cdf((mean + margin_abs) / se, n - 1)) < alpha / m)
+                                or (se == 0 and mean < -margin_abs))
+            status = "holds" if rejected[name] else "fails" if fails else "undecided"
+        row |= {"ci90": ci90, "status": status, "mde": mde(sd, n, alpha / m)}
+        if status == "undecided":
+            row["n_needed"] = n_needed(sd, max(abs(mean), margin_abs), alpha / m)
+    statuses = [r["status"] for r in rows.values()]
+    verdict = ("fails" if "fails" in statuses else
+               "holds" if statuses and all(s == "holds" for s in statuses) else "inconclusive")
+    return verdict, rows
+
+
+def kendall_tau(x, y) -> float:
+    """Kendall's tau-b between two equally long sequences (scipy.stats.kendalltau)."""
+    return float(stats.kendalltau(x, y).statistic)
+
+
+def table_agreement(printed: dict[str, float], values: dict[str, list[float]], *,
+                    n_boot: int = 2000, seed: int = 0) -> dict:
+    """How well our arms reproduce a printed table: a sign-only status for every printed pair
+    a < b (unadjusted 95% CI of the paired difference: agree / reversed / undecided; equal printed
+    values are not compared), the share of printed pairs reproduced (agree), and Kendall's tau
+    between printed values and our means with a percentile bootstrap CI over seeds (resampled
+    jointly for every arm, `n_boot` draws from a fixed generator). Evidence, never a verdict."""
+    labels = [k for k in printed if k in values]
+    pairs = {}
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            if printed[a] == printed[b]:
+                continue
+            lo, hi = (a, b) if printed[a] < printed[b] else (b, a)
+            row = paired_difference(values[lo], values[hi])
+            ci = row["ci95"]
+            status = "agree" if ci[0] > 0 else "reversed" if ci[1] < 0 else "undecided"
+            pairs[f"{lo} < {hi}"] = {"printed": [printed[lo], printed[hi]], "mean_diff": row["mean_diff"],
+                                     "ci95": ci, "status": status}
+    p = [printed[k] for k in labels]
+    data = np.array([values[k] for k in labels], dtype=float)  # arms x seeds
+    tau = kendall_tau(p, data.mean(axis=1))
+    rng = np.random.default_rng(seed)
+    n = data.shape[1]
+    boot = [kendall_tau(p, data[:, rng.integers(0, n, n)].mean(axis=1)) for _ in range(n_boot)] if n > 1 else []
+    boot = [b for b in boot if math.isfinite(b)]
+    counts = {s: sum(r["status"] == s for r in pairs.values()) for s in ("agree", "reversed", "undecided")}
+    return {"pairs": pairs, "status_counts": counts,
+            "share_reproduced": counts["agree"] / len(pairs) if pairs else math.nan,
+            "kendall_tau": tau,
+            "kendall_tau_ci95": [float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5))]
+            if boot else [math.nan, math.nan], "n_boot": n_boot}

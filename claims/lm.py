@@ -1,36 +1,44 @@
-"""Claims of the training path (`particles.lm`) decided by trained models: the orderings of the
-papers' loss tables, read from the committed studies (`particles.lm.studies`, results/lm/). No
-check trains: a run that is not committed is listed as missing, one whose configuration differs
-from its study's as stale, and the claim decides from the valid runs or says it cannot.
+"""Claims of the training path (`particles.lm`) decided by trained models: what the papers'
+sentences assert about their loss tables, read from the committed studies
+(`particles.lm.studies`, results/lm/). No check trains: a run that is not committed is listed as
+missing, one whose configuration differs from its study's as stale, and the claim decides from
+the valid runs or says it cannot.
 
 (Counts, containments, oracle calls and causality need no training: `claims.lm_structure`.)
 
-Reading of a table. The paper prints one loss per row (best validation loss at its scale); the
-claim is the printed ordering. We sort the rows by printed loss and compare consecutive printed
-levels (every row of one level with every row of the next; equal printed losses are not
-compared): the printed ordering holds exactly when each of these comparisons does. For a
-comparison a < b the claimed effect is the printed relative gap transferred to our loss level,
-c = (P_b - P_a) / ((P_a + P_b) / 2) x (mean of our two arms). Our loss per run is the final model's
-next-byte loss on the whole validation split (`val_loss_full`; the schedule decays to the last
-step, so the last evaluation is the best one up to evaluation noise).
+The claim is the paper's assertion (issue 25). Each claim quotes the sentence(s) it checks
+(`paper_text`) and splits them into the sub-assertions they make ("Nesterov+Lie-Trotter has a
+lower loss than GD+Euler"); each is decided on the sign of the paired difference over seeds
+(`claims._stats.sign_first`: Holm over the claim's sub-assertions, an equivalence margin of 0.1%
+of the loss, the rule stated there), and the claim holds when every sub-assertion holds, fails
+when one fails, and is inconclusive otherwise. No verdict is decided by a size converted from a
+printed table gap: the printed table is the paper's evidence, and how well ours agrees with it is
+reported beside the verdict (`claims._stats.table_agreement`: a sign-only status per printed
+pair, the share of printed pairs reproduced, Kendall's tau with a bootstrap CI), never turned
+into one. Where a sentence can be read more than one way, every reasonable reading is decided and
+the paper is said to be wrong only if the assertion fails under every one
+(`claims.decide_readings`).
 
-Decision: `claims._stats` over the seeds that every arm of the table has (paired: seed k fixes the
-data order and the initialisation stream of every arm): mean difference with 95% CI, seed SD,
-minimal detectable effect, Holm over the table's hypotheses. `holds` when every comparison
-agrees, `fails` when one is reversed or significantly smaller than printed, `inconclusive` when
-underpowered (with the number of seeds that would decide), when fewer than `MIN_SEEDS` paired
-seeds are committed, or when the study's baseline has not learned (`learned`).
+Our loss per run is the final model's next-byte loss on the whole validation split
+(`val_loss_full`; the schedule decays to the last step). Every verdict states its proxy scale
+(`scale`) and every setting that differs from the paper's stated protocol (`deviations`,
+generated from the run configuration and `claims._protocol`), and the flatness of every arm's
+learning curve (`flatness`: the last-20% drop per arm and seed; arms above the rule are named).
+A study whose baseline has not learned (`learned`) decides nothing. Fewer than `MIN_SEEDS`
+paired seeds decide nothing.
 
-With `claims.settings.recompute` (`python -m claims|figures --recompute`) a table's check first
-retrains every run of its arms into results/lm/ (hours on a CPU: docs/training.md), then reads.
+With `claims.settings.recompute` (`python -m claims|figures --recompute`) a check first retrains
+every run of its arms into results/lm/ (hours on a CPU: docs/training.md), then reads.
 """
 from __future__ import annotations
 
 import math
 import statistics
+from dataclasses import dataclass
 
-from claims import Evidence, claim, settings, verdict_from
-from claims._stats import decide, paired_difference
+from claims import Evidence, claim, decide_readings, reading, settings
+from claims._protocol import deviations, get_protocol, scale
+from claims._stats import sign_first, table_agreement
 from particles.lm.studies import Collected, get_study
 
 MIN_SEEDS = 3
@@ -80,50 +88,58 @@ def not_learned(gate: dict) -> str:
     return f"the baseline {gate['baseline']} has not learned: " + " and ".join(reasons)
 
 
-def printed_comparisons(printed: dict[str, float]) -> list[tuple[str, str]]:
-    """(a, b) with P_a < P_b for every row a of a printed level and b of the next level."""
-    levels = sorted(set(printed.values()))
-    by_level = {v: sorted(k for k, p in printed.items() if p == v) for v in levels}
-    return [(a, b) for lo, hi in zip(levels, levels[1:]) for a in by_level[lo] for b in by_level[hi]]
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a quoted sentence: its sub-assertions, (a, b, kind) on row labels, each
+    asserting that row a has the lower loss ("less") or is not above b ("not-worse")."""
+
+    text: str
+    subs: tuple[tuple[str, str, str], ...]
+
+    def named(self) -> dict[str, tuple[str, str, str]]:
+        sym = {"less": "<", "not-worse": "≤"}
+        return {f"{a} {sym[k]} {b}": (a, b, k) for a, b, k in self.subs}
 
 
-def ordering_decision(printed: dict[str, float], values: dict[str, list[float]],
-                      pairs: list[tuple[str, str]] | None = None) -> tuple[str, dict]:
-    """The module's criterion on per-seed losses `values` (label -> one loss per paired seed),
-    over the comparisons `pairs` (a, b), each claiming a < b (default: `printed_comparisons`)."""
-    comparisons = {}
-    for a, b in printed_comparisons(printed) if pairs is None else pairs:
-        if not printed[a] < printed[b]:
-            raise ValueError(f"pairs: {a} < {b} is not what the printed losses say "
-                             f"({printed[a]}, {printed[b]})")
-        level = (statistics.mean(values[a]) + statistics.mean(values[b])) / 2
-        claimed = (printed[b] - printed[a]) / ((printed[a] + printed[b]) / 2) * level
-        comparisons[f"{a} < {b}"] = paired_difference(values[a], values[b], claimed) | {
-            "printed": [printed[a], printed[b]]}
-    return decide(comparisons)
+def flatness(got: Collected, rows: dict[str, str]) -> dict:
+    """Per arm: the last-`FLAT_TAIL` relative drop of the validation curve of every committed
+    seed, its mean and max, and the arms whose max is at or above `FLAT_DROP` (named)."""
+    per_arm = {}
+    for label, v in rows.items():
+        drops = {}
+        for s, r in sorted(got.results.get(v, {}).items()):
+            steps, val = r["curves"]["step"], r["curves"]["val_loss"]
+            start = min(range(len(steps)), key=lambda i: abs(steps[i] - (1 - FLAT_TAIL) * steps[-1]))
+            drops[s] = (val[start] - val[-1]) / val[start]
+        if drops:
+            per_arm[label] = {"mean": statistics.mean(drops.values()), "max": max(drops.values()),
+                              "per_seed": drops}
+    above = sorted(label for label, f in per_arm.items() if f["max"] >= FLAT_DROP)
+    return {"rule": f"last {FLAT_TAIL:.0%} of steps lower the validation loss by < {FLAT_DROP:.0%}",
+            "per_arm": per_arm, "arms_above_rule": above}
 
 
-def ordering_evidence(printed: dict[str, float], rows: dict[str, str], study_name: str,
-                      source: str = "", pairs: list[tuple[str, str]] | None = None) -> Evidence:
-    """Decide the printed ordering of `printed` (row label -> loss) from the committed runs of
-    `study_name`; `rows` maps each row label to its variant. `pairs` names the comparisons a
-    claim's sentence makes when it asserts fewer than the whole ordering of its numbers (default:
-    consecutive printed levels). The learned gate is on the table's own GD + Lie-Trotter row
+def experiment_evidence(printed: dict[str, float], rows: dict[str, str], study_name: str, *,
+                        protocol: str, readings: list[Reading], source: str = "") -> Evidence:
+    """Decide the quoted sentence's sub-assertions under each of its `readings` from the
+    committed runs of `study_name` (`rows`: row label -> variant, possibly more rows than the
+    printed table holds; `printed`: the paper's table, reported as table agreement only). The
+    learned gate is on the table's own GD + Lie-Trotter row
     (gd-lt-linear for a linear-attention table in a softmax study), the study's baseline when the
     table has none."""
     study = get_study(study_name)
-    which = ("by consecutive printed levels" if pairs is None else
-             "restricted to the comparisons " + ", ".join(f"{a} < {b}" for a, b in pairs))
-    criterion = (f"the printed ordering, {which}: paired differences over "
-                 f"the committed seeds of study '{study_name}' of the full-split validation loss, "
-                 f"95% CI, Holm over the table's sign and size hypotheses at family-wise level 0.05 "
-                 f"(claimed size = printed relative gap x our loss level); holds if every comparison "
-                 f"agrees, fails if one is reversed or significantly smaller than printed, else "
-                 f"inconclusive (underpowered: n_needed). Needs >= {MIN_SEEDS} paired seeds and a "
-                 f"learned baseline (val <= {LEARNED_FRACTION} x unigram entropy, last "
-                 f"{FLAT_TAIL:.0%} of steps lower it by < {FLAT_DROP:.0%})")
+    prot = get_protocol(protocol)
+    criterion = (f"every sub-assertion of the quoted sentence decided on the sign of the paired "
+                 f"difference over the committed seeds of study '{study_name}' (full-split validation "
+                 "loss; Holm over the sub-assertions of a reading at family-wise level 0.05; "
+                 "'no detectable difference' when the 90% CI lies inside +-0.1% of the loss, "
+                 "claims._stats.sign_first); a reading holds when every sub-assertion holds, fails "
+                 "when one fails; the paper is wrong only if every reading fails. The printed "
+                 "table's ordering is reported (table_agreement), never decided. Needs "
+                 f">= {MIN_SEEDS} paired seeds and a learned baseline (val <= {LEARNED_FRACTION} x "
+                 f"unigram entropy, last {FLAT_TAIL:.0%} of steps lower it by < {FLAT_DROP:.0%})")
     variants = list(dict.fromkeys(rows.values()))
-    if settings.recompute:  # `--recompute`: retrain this table's arms (every seed of the study)
+    if settings.recompute:  # `--recompute`: retrain this claim's arms (every seed of the study)
         study.run(variants, recompute=True)
     got: Collected = study.collect(variants)
     seeds = got.paired_seeds(variants)
@@ -131,149 +147,91 @@ def ordering_evidence(printed: dict[str, float], rows: dict[str, str], study_nam
                    next((v for v in rows.values() if v.startswith("gd-lt")), study.baseline))
     numbers = {"printed": printed, "source": source, "study": study_name,
                "config": study.config.as_dict() | {"variant": None, "seed": None},
-               "n_seeds": len(seeds), "seeds": seeds, **{k: gate.get(k) for k in (
-                   "baseline", "corpus_sha256", "unigram_entropy", "bigram_entropy", "baseline_val_loss",
-                   "baseline_tail_drop", "learned")},
+               "n_seeds": len(seeds), "seeds": seeds,
+               "scale": scale(study.config, prot), "deviations": deviations(study.config, prot),
+               "flatness": flatness(got, rows),
+               **{k: gate.get(k) for k in ("baseline", "corpus_sha256", "unigram_entropy", "bigram_entropy",
+                                           "baseline_val_loss", "baseline_tail_drop", "learned")},
                "missing_runs": got.missing, "invalid_runs": got.invalid}
+    undecidable = []
     if len(seeds) < MIN_SEEDS:
-        return Evidence("inconclusive", numbers=numbers, criterion=criterion +
-                        f"; here: only {len(seeds)} paired seeds committed (need {MIN_SEEDS})")
+        undecidable.append(f"only {len(seeds)} paired seeds committed (need {MIN_SEEDS})")
+    elif not gate["learned"]:
+        undecidable.append(f"{not_learned(gate)}, so the sub-assertions below are shown, not decided")
+    if len(seeds) < 2:
+        rds = [reading(r.text, None) for r in readings]
+        return decide_readings(rds, criterion=criterion + "; here: " + "; ".join(undecidable),
+                               numbers=numbers)
     values = {label: [got.results[v][s]["val_loss_full"] for s in seeds] for label, v in rows.items()}
-    verdict, comparisons = ordering_decision(printed, values, pairs)
-    if not gate["learned"]:  # the comparisons are reported, not decided
-        verdict, criterion = "inconclusive", criterion + f"; here: {not_learned(gate)}, so the " \
-                                                         "comparisons below are shown, not decided"
-    undecided = [c for c in comparisons.values() if c["status"] == "undecided"]
     measured = {label: {"mean": statistics.mean(v), "std": statistics.stdev(v), "values": v}
                 for label, v in values.items()}
-    numbers |= {"measured": measured, "comparisons": comparisons,
-                "status_counts": {s: sum(c["status"] == s for c in comparisons.values())
-                                  for s in ("agree", "reversed", "smaller", "undecided")},
-                "measured_order": sorted(values, key=lambda l: measured[l]["mean"])}
-    if verdict == "inconclusive" and undecided:
-        needed = [c.get("n_needed") for c in undecided]
-        numbers |= {"mde": max(c["mde"] for c in undecided),
+    rds, subs_out = [], {}
+    for r in readings:
+        verdict, subs = sign_first({name: (values[a], values[b], k) for name, (a, b, k) in r.named().items()})
+        subs_out[r.text] = subs
+        rds.append(reading(r.text, None if undecidable else {"holds": True, "fails": False}.get(verdict),
+                           statuses={name: row["status"] for name, row in subs.items()}))
+    table = {k: v for k, v in printed.items() if k in values}
+    numbers |= {"measured": measured, "sub_assertions": subs_out,
+                "table_agreement": table_agreement(table, {k: values[k] for k in table}),
+                "measured_order": sorted(values, key=lambda lab: measured[lab]["mean"])}
+    undecided = [row for subs in subs_out.values() for row in subs.values() if row["status"] == "undecided"]
+    if undecided:
+        needed = [row.get("n_needed") for row in undecided]
+        numbers |= {"mde": max(row["mde"] for row in undecided),
                     "n_needed": None if None in needed else max(needed)}
-    return Evidence(verdict, criterion=criterion, numbers=numbers,
-                    counterexample={k: c for k, c in comparisons.items()
-                                    if c["status"] in ("reversed", "smaller")} or None
-                    if verdict == "fails" else None)
+    failing = {f"{r.text}: {name}": row for r, subs in zip(readings, subs_out.values())
+               for name, row in subs.items() if row["status"] == "fails"}
+    ev = decide_readings(rds, criterion=criterion + ("; here: " + "; ".join(undecidable) if undecidable else ""),
+                         numbers=numbers, counterexample=failing or None,
+                         ambiguity=("the readings of the sentence disagree: " + "; ".join(
+                             f"{r['reading']} -> {r['verdict']}" for r in rds)))
+    return ev
 
+
+# ------------------------------------------------------------------ seed 004 (YuriiFormer)
 
 YURII_TABLE_2 = {"GD+Euler": 1.107, "Polyak+Euler": 1.099, "Nesterov+Euler": 1.101,
                  "GD+Lie-Trotter": 1.106, "Polyak+Lie-Trotter": 1.083, "Nesterov+Lie-Trotter": 1.078}
 YURII_ROWS = {"GD+Euler": "gd-euler", "Polyak+Euler": "polyak-euler", "Nesterov+Euler": "nesterov-euler",
               "GD+Lie-Trotter": "gd-lt", "Polyak+Lie-Trotter": "polyak-lt",
               "Nesterov+Lie-Trotter": "nesterov-lt"}
+NLT = "Nesterov+Lie-Trotter"
 
 
-@claim("yurii:table-2", locator="Table 2 (TinyStories small, best val loss)",
-       statement="The best-validation-loss ordering of GD/Polyak/Nesterov x Euler/Lie-Trotter "
-                 "(Nesterov+Lie-Trotter lowest) reproduces on the main study (4 layers, 4 heads, width 64, Muon hybrid as App. D.3 / A.3)",
-       method="experiment", expect="fails",
-       figures=["ordering-table", "training-curves"])
+@claim("yurii:table-2", locator="§5.2 (TinyStories paragraph); Table 2",
+       statement="Nesterov+Lie-Trotter reaches the lowest validation loss of the six GD/Polyak/"
+                 "Nesterov x Euler/Lie-Trotter blocks (proxy: the main study, 4 layers, width 64, "
+                 "byte-level Shakespeare)",
+       method="experiment", expect="inconclusive", figures=["ordering-table", "training-curves"],
+       paper_text="Nesterov+Lie–Trotter achieves the lowest validation loss; Table 2 lists best and "
+                  "final losses.",
+       referee="changed, fails -> inconclusive (issue 25): the claim was the whole printed "
+               "ordering and failed only on Polyak+Euler vs Nesterov+Euler (printed 1.099 vs 1.101), "
+               "a pair the paper never asserts (its §5.4 prose even ranks them the other way); it is "
+               "now the sentence's own five comparisons on sign: four hold, Nesterov+LT vs "
+               "Polyak+LT is undecided at 5 seeds")
 def yurii_table_2(budget: str) -> Evidence:
-    return ordering_evidence(YURII_TABLE_2, YURII_ROWS, "main", source="seed 004 Table 2, Best")
+    return experiment_evidence(YURII_TABLE_2, YURII_ROWS, "main", protocol="yurii TinyStories",
+                               source="seed 004 §5.2 and Table 2, Best", readings=[Reading(
+                                   "lower than each of the other five blocks",
+                                   tuple((NLT, other, "less") for other in YURII_TABLE_2 if other != NLT))])
 
 
-MS_TABLE_1 = {"VanillaTransformer": 1.1569, "AdamFormer": 1.1528, "AdamWFormer": 1.1472,
-              "YuriiFormer": 1.1317, "TMMFormer": 1.1284}
-MS_TABLE_1_ROWS = {"VanillaTransformer": "gd-lt", "AdamFormer": "adam", "AdamWFormer": "adamw",
-                   "YuriiFormer": "yurii", "TMMFormer": "tmm"}
-
-
-@claim("momentum_streams:table-1", locator="Table 1 (TS best val loss)",
-       statement="Vanilla > AdamFormer > AdamWFormer > YuriiFormer > TMMFormer in best validation "
-                 "loss reproduces on the main study (4 layers, 4 heads, width 64, Muon hybrid as App. D.3 / A.3)",
-       method="experiment", expect="fails",
-       figures=["ordering-table", "training-curves"])
-def ms_table_1(budget: str) -> Evidence:
-    return ordering_evidence(MS_TABLE_1, MS_TABLE_1_ROWS, "main", source="seed 002 Table 1, TS column")
-
-
-MS_TABLE_2 = {"Vanilla": 3.008, "RMSProp": 3.015, "Ortho": 3.033, "HB": 2.945, "AdamFormer": 2.991,
-              "Muon": 3.010}
-MS_TABLE_2_ROWS = {"Vanilla": "gd-lt", "RMSProp": "rmsprop", "Ortho": "ortho", "HB": "hb",
-                   "AdamFormer": "adam", "Muon": "muon"}
-
-
-@claim("momentum_streams:table-2", locator="Table 2 (momentum x preconditioning, OWT val loss)",
-       statement="The momentum x preconditioning ordering (HB lowest, Ortho highest; momentum helps "
-                 "in every preconditioning column) reproduces on the main study (4 layers, 4 heads, width 64, Muon hybrid as App. D.3 / A.3)",
-       method="experiment", expect="fails",
-       figures=["ordering-table", "training-curves"])
-def ms_table_2(budget: str) -> Evidence:
-    return ordering_evidence(MS_TABLE_2, MS_TABLE_2_ROWS, "main", source="seed 002 Table 2 (OWT)")
-
-
-SYMP_TABLE_1 = {"Baseline": 2.4473, "YuriiFormer-Lie-Trotter": 2.3872, "Plain Euler": 2.3234,
-                "Presymp Euler": 2.4592, "Presymp ExpEuler": 2.2523, "Presymp AB2": 2.6546,
-                "Presymp ETD-AB2": 1.8386}
-SYMP_TABLE_1_ROWS = {"Baseline": "gd-lt", "YuriiFormer-Lie-Trotter": "nesterov-lt",
-                     "Plain Euler": "symp-softmax-plain-euler",
-                     "Presymp Euler": "symp-softmax-presymp-euler",
-                     "Presymp ExpEuler": "symp-softmax-presymp-expeuler",
-                     "Presymp AB2": "symp-softmax-presymp-ab2",
-                     "Presymp ETD-AB2": "symp-softmax-presymp-etd-ab2"}
-
-
-@claim("sympformer:table-1", locator="Table 1 (softmax, TinyStories, best val loss)",
-       statement="The best-validation-loss ordering of Baseline, YuriiFormer-LT and the five "
-                 "SympFormer schemes (softmax attention; ETD-AB2 lowest) reproduces on the deep study "
-                 "(8 layers, 8 heads, width 64, AdamW, minimum lr 0.4x peak, h_0 = 0.1 as App. B)",
-       method="experiment", expect="inconclusive",
-       figures=["ordering-table", "training-curves"])
-def symp_table_1(budget: str) -> Evidence:
-    return ordering_evidence(SYMP_TABLE_1, SYMP_TABLE_1_ROWS, "deep", source="seed 000 Table 1, best")
-
-
-SYMP_TABLE_2 = {"Baseline": 2.961427, "YuriiFormer": 2.765975, "plain Euler": 2.920602,
-                "Presymp Euler": 2.731363}
-# seed 000 §6.2: the linear-attention tables compare the baseline and YuriiFormer-Lie-Trotter with
-# the same linear attention (`gd-lt-linear`, `nesterov-lt-linear`), not the softmax models
-SYMP_LINEAR_ROWS = {"Baseline": "gd-lt-linear", "YuriiFormer": "nesterov-lt-linear",
-                    "plain Euler": "symp-linear-plain-euler",
-                    "Presymp Euler": "symp-linear-presymp-euler"}
-SYMP_TABLE_2_ROWS = SYMP_LINEAR_ROWS
-
-
-@claim("sympformer:table-2", locator="Table 2 (linear attention, smaller configuration, best)",
-       statement="With linear attention, Presymp Euler < YuriiFormer < plain Euler < Baseline in best "
-                 "validation loss reproduces on the linear study (4 layers, 4 heads, width 64, AdamW as App. B; all four rows linear attention)",
-       method="experiment", expect="fails",
-       figures=["ordering-table", "training-curves"])
-def symp_table_2(budget: str) -> Evidence:
-    """Decided on the `linear` study (scalars at 5x the learning rate, App. B's general text).
-    App. B also prints 100x for Table 2: `numbers['scalar_lr_100']` shows the committed runs of
-    the `linear-slr100` study beside it (each arm's loss per seed, and the comparisons once every
-    arm has >= MIN_SEEDS seeds); they inform, they do not enter the verdict."""
-    ev = ordering_evidence(SYMP_TABLE_2, SYMP_TABLE_2_ROWS, "linear", source="seed 000 Table 2, best")
-    got = get_study("linear-slr100").collect(list(SYMP_TABLE_2_ROWS.values()))
-    side = {"study": "linear-slr100", "val_loss_full": {
-        label: {s: r["val_loss_full"] for s, r in got.results.get(v, {}).items()}
-        for label, v in SYMP_TABLE_2_ROWS.items()}, "missing_runs": got.missing}
-    seeds = got.paired_seeds(SYMP_TABLE_2_ROWS.values())
-    if len(seeds) >= MIN_SEEDS:
-        side["verdict"], side["comparisons"] = ordering_decision(
-            SYMP_TABLE_2, {label: [side["val_loss_full"][label][s] for s in seeds] for label in SYMP_TABLE_2})
-    return Evidence(ev.verdict, criterion=ev.criterion, numbers=dict(ev.numbers, scalar_lr_100=side),
-                    counterexample=ev.counterexample)
-
-
-SYMP_TABLE_3 = {"Baseline": 2.917168, "YuriiFormer": 2.765023, "plain Euler": 2.656692,
-                "Presymp Euler": 2.690885}
-# App. B, Table 3: "a look-ahead step for the presymplectic discretizations"
-SYMP_TABLE_3_ROWS = SYMP_LINEAR_ROWS | {"Presymp Euler": "symp-linear-presymp-euler-lookahead"}
-
-
-@claim("sympformer:table-3", locator="Table 3 (linear attention, larger configuration, best)",
-       statement="With linear attention in the larger configuration, plain Euler < Presymp Euler < "
-                 "YuriiFormer < Baseline in best validation loss reproduces on the deep-linear study "
-                 "(8 layers, 8 heads, width 64, AdamW, minimum lr 0.4x peak, h_0 = 0.3, 100x "
-                 "scalar lr, look-ahead for Presymp Euler as App. B; all four rows linear attention)",
-       method="experiment", expect="inconclusive")
-def symp_table_3(budget: str) -> Evidence:
-    return ordering_evidence(SYMP_TABLE_3, SYMP_TABLE_3_ROWS, "deep-linear", source="seed 000 Table 3, best")
+@claim("yurii:lie-trotter-text", locator="§5.4 (Discussion)",
+       statement="Lie-Trotter splitting outperforms Euler discretization for each of GD, Polyak and "
+                 "Nesterov (proxy: the main study)",
+       method="experiment", expect="holds", figures=["training-curves"],
+       paper_text="We observe that Lie-Trotter splitting consistently outperforms Euler "
+                  "discretization. This superiority is less pronounced for OWT than for TinyStories.")
+def yurii_lie_trotter_text(budget: str) -> Evidence:
+    """The sentence's three comparisons, one per momentum scheme of Table 2 (the OWT clause needs
+    a second corpus: not checked)."""
+    pairs = (("GD+Lie-Trotter", "GD+Euler"), ("Polyak+Lie-Trotter", "Polyak+Euler"), (NLT, "Nesterov+Euler"))
+    return experiment_evidence(YURII_TABLE_2, YURII_ROWS, "main", protocol="yurii TinyStories",
+                               source="seed 004 §5.4; Table 2", readings=[Reading(
+                                   "Lie-Trotter below Euler for each scheme",
+                                   tuple((a, b, "less") for a, b in pairs))])
 
 
 YURII_TABLE_5 = YURII_TABLE_2 | {
@@ -287,51 +245,359 @@ YURII_TABLE_5_ROWS = YURII_ROWS | {
     "IMEX+LN_v k=1 (AMA)": "imex-lnv-k1-am", "PRK-Verlet (MAM)": "prk-verlet-mam",
     "PRK-Verlet (AMA)": "prk-verlet-ama", "IMEX k=2 (MAM)": "imex-k2-ma", "IMEX k=2 (AMA)": "imex-k2-am",
     "IMEX+LN_v k=2 (MAM)": "imex-lnv-k2-ma", "IMEX+LN_v k=2 (AMA)": "imex-lnv-k2-am"}
+# seed 004 Table 5's panels: standard compute (1 Attn + 1 MLP per block) and the rest
+STANDARD_COMPUTE = (*YURII_TABLE_2, "Hamiltonian (symplectic Euler)", "IMEX k=1 (MAM)", "IMEX k=1 (AMA)",
+                    "IMEX+LN_v k=1 (MAM)", "IMEX+LN_v k=1 (AMA)")
+EXTRA_COMPUTE = tuple(k for k in YURII_TABLE_5 if k not in STANDARD_COMPUTE)
 
 
-@claim("yurii:table-5", locator="Appendix B.3, Table 5 (TinyStories small, best val loss)",
-       statement="The best-validation-loss ordering of all 17 update rules (GD/Polyak/Nesterov, "
-                 "Hamiltonian, IMEX(+LN_v) k in {1,2}, PRK-Verlet) reproduces on the main study (4 layers, 4 heads, width 64, Muon hybrid as App. D.3 / A.3)",
-       method="experiment", expect="fails",
-       figures=["ordering-table", "training-curves"])
+@claim("yurii:table-5", locator="§6 (Additional architectures); Appendix B.3, Table 5",
+       statement="Among the one-attention/one-MLP update rules Nesterov+Lie-Trotter is tied for "
+                 "best, and a rule with extra oracle calls reaches a lower loss (proxy: the main study)",
+       method="experiment", expect="inconclusive", figures=["ordering-table", "training-curves"],
+       paper_text="On TinyStories (small), under a matched budget of one attention and one MLP oracle "
+                  "call per block, Nesterov+Lie–Trotter is tied for best among the one-attention/"
+                  "one-MLP variants. Variants that use additional attention/MLP oracle calls per block "
+                  "can achieve lower losses at higher compute.",
+       referee="changed, fails -> inconclusive (issue 25): the claim was the whole 17-row printed "
+               "ordering and failed on PRK-Verlet (MAM) vs Nesterov+LT, a printed gap of 0.001 the "
+               "text does not assert; "
+               "it is now the two sentences: a tie for best (non-inferiority within 0.1% against "
+               "each of the other nine standard-compute rules) and 'can achieve lower' (at least "
+               "one of the six extra-compute rules below Nesterov+LT)")
 def yurii_table_5(budget: str) -> Evidence:
-    return ordering_evidence(YURII_TABLE_5, YURII_TABLE_5_ROWS, "main", source="seed 004 Table 5, Best")
+    """Two readings of 'can achieve lower losses': some extra-compute rule is below Nesterov+LT
+    (existential: each of the six tested, the sentence holds if one is below), or every one is.
+    Both share the tie-for-best sub-assertions."""
+    tie = tuple((NLT, other, "not-worse") for other in STANDARD_COMPUTE if other != NLT)
+    ev_some = [experiment_evidence(YURII_TABLE_5, YURII_TABLE_5_ROWS, "main", protocol="yurii TinyStories",
+                                   source="seed 004 §6, Table 5, Best", readings=[Reading(
+                                       f"tied for best; {x} below Nesterov+Lie-Trotter", tie + ((x, NLT, "less"),))])
+               for x in EXTRA_COMPUTE]
+    every = experiment_evidence(YURII_TABLE_5, YURII_TABLE_5_ROWS, "main", protocol="yurii TinyStories",
+                                source="seed 004 §6, Table 5, Best", readings=[Reading(
+                                    "tied for best; every extra-compute rule below Nesterov+Lie-Trotter",
+                                    tie + tuple((x, NLT, "less") for x in EXTRA_COMPUTE))])
+    return _existential(ev_some, every, "tied for best, and some extra-compute rule is below "
+                                        "Nesterov+Lie-Trotter (one of the six suffices)")
+
+
+def _existential(some: list[Evidence], every: Evidence, text: str) -> Evidence:
+    """Combine 'one of these suffices' evidences into one reading beside `every`'s: it holds when
+    one of `some` holds, fails when all fail, else is undecided."""
+    verdicts = [e.verdict for e in some]
+    holds = True if "holds" in verdicts else False if all(v == "fails" for v in verdicts) else None
+    first = some[0]
+    if "sub_assertions" not in first.numbers:  # not decidable yet: the same numbers for all
+        return Evidence(every.verdict, criterion=every.criterion, numbers=every.numbers,
+                        readings=(reading(text, None), *every.readings))
+    numbers = dict(every.numbers, sub_assertions={**every.numbers["sub_assertions"], **{
+        e.readings[0]["reading"]: e.numbers["sub_assertions"][e.readings[0]["reading"]] for e in some}})
+    rds = [reading(text, holds, statuses={e.readings[0]["reading"]: e.verdict for e in some}),
+           *every.readings]
+    counter = {k: v for e in (*some, every) for k, v in (e.counterexample or {}).items()}
+    return decide_readings(rds, criterion=every.criterion, numbers=numbers, counterexample=counter or None,
+                           ambiguity="the readings of 'can achieve lower losses' disagree: " + "; ".join(
+                               f"{r['reading']} -> {r['verdict']}" for r in rds))
+
+
+# ------------------------------------------------------------------ seed 002 (momentum streams)
+
+MS_TABLE_1 = {"VanillaTransformer": 1.1569, "AdamFormer": 1.1528, "AdamWFormer": 1.1472,
+              "YuriiFormer": 1.1317, "TMMFormer": 1.1284}
+MS_TABLE_1_ROWS = {"VanillaTransformer": "gd-lt", "AdamFormer": "adam", "AdamWFormer": "adamw",
+                   "YuriiFormer": "yurii", "TMMFormer": "tmm"}
+
+
+@claim("momentum_streams:table-1", locator="§4.2 Main Results; Table 1 (TS column)",
+       statement="TMMFormer reaches the lowest validation loss of the main comparison, below "
+                 "Vanilla, AdamFormer, AdamWFormer and YuriiFormer (proxy: the main study, "
+                 "TinyStories column's assertion on byte-level Shakespeare)",
+       method="experiment", expect="inconclusive", figures=["ordering-table", "training-curves"],
+       referee="changed, fails -> inconclusive (issue 25): the fail rested on printed relative gaps "
+               "of a 124M-parameter BPE model carried to our byte-level scale as claimed sizes; on "
+               "sign, TMMFormer is below Vanilla and the three other comparisons are undecided",
+       paper_text="TMMFormer gives the best validation loss in our main comparison (Table 4.2, "
+                  "Figure 1): it attains the lowest validation loss on both corpora (1.1284 TS, "
+                  "2.9342 OWT) [...] Among the rows reported in Table 4.2, it is best in every "
+                  "column, and in particular surpasses YuriiFormer (Zimin et al., 2026), the prior "
+                  "momentum-stream architecture that it generalizes")
+def ms_table_1(budget: str) -> Evidence:
+    return experiment_evidence(MS_TABLE_1, MS_TABLE_1_ROWS, "main", protocol="momentum_streams TinyStories",
+                               source="seed 002 §4.2, Table 1 (TS)", readings=[Reading(
+                                   "TMMFormer below each other row",
+                                   tuple(("TMMFormer", other, "less") for other in MS_TABLE_1 if other != "TMMFormer"))])
+
+
+MS_TABLE_2 = {"Vanilla": 3.008, "RMSProp": 3.015, "Ortho": 3.033, "HB": 2.945, "AdamFormer": 2.991,
+              "Muon": 3.010}
+MS_TABLE_2_ROWS = {"Vanilla": "gd-lt", "RMSProp": "rmsprop", "Ortho": "ortho", "HB": "hb",
+                   "AdamFormer": "adam", "Muon": "muon"}
+_MS_TABLE_2_COMMON = (("HB", "Vanilla", "less"),           # "improves ... from 3.008 to 2.945"
+                      ("Vanilla", "RMSProp", "less"),      # "RMSPropFormer is slightly worse than Vanilla"
+                      ("HB", "AdamFormer", "less"), ("HB", "Muon", "less"),  # "both worse than ... HBFormer"
+                      ("AdamFormer", "RMSProp", "less"), ("Muon", "Ortho", "less"))  # "each momentum row beats ..."
+
+
+@claim("momentum_streams:table-2", locator="§5.1-5.2; Table 2 (momentum x preconditioning, OWT)",
+       statement="Momentum helps in every preconditioning column, heavy ball alone beats Vanilla and "
+                 "both preconditioned momentum rows, preconditioning without momentum is worse than "
+                 "Vanilla (proxy: the main study, the OWT table's assertions on byte-level Shakespeare)",
+       method="experiment", expect="fails", figures=["ordering-table", "training-curves"],
+       paper_text="Adding only a heavy-ball momentum stream improves OpenWebText validation loss from "
+                  "3.008 to 2.945. [...] Without momentum, RMSPropFormer is slightly worse than Vanilla "
+                  "(3.015 versus 3.008) and OrthoFormer worse still (3.033). With momentum, AdamFormer "
+                  "(2.991) and MuonFormer (3.010) are both worse than the plain heavy-ball HBFormer "
+                  "(2.945), so in these runs the preconditioned momentum variants underperform the "
+                  "unpreconditioned momentum variant. The momentum effect, by contrast, holds in every "
+                  "column—each momentum row beats its no-momentum counterpart.",
+       referee="changed basis, verdict kept (issue 25): the old fail came from printed gaps of "
+               "0.002 and 0.005 that the text never states; the claim is now the sentences' seven "
+               "comparisons on sign, 'OrthoFormer worse still' read two ways. It still fails under "
+               "both readings, on a sentence the text does state: RMSPropFormer is below Vanilla at "
+               "proxy scale, not 'slightly worse' (5 seeds, CI excludes 0); HB below Vanilla and "
+               "Muon, and momentum helping in every column, hold")
+def ms_table_2(budget: str) -> Evidence:
+    return experiment_evidence(MS_TABLE_2, MS_TABLE_2_ROWS, "main", protocol="momentum_streams OpenWebText",
+                               source="seed 002 §5.1-5.2, Table 2 (OWT)", readings=[
+                                   Reading("'OrthoFormer worse still': worse than RMSPropFormer",
+                                           _MS_TABLE_2_COMMON + (("RMSProp", "Ortho", "less"),)),
+                                   Reading("'OrthoFormer worse still': worse than Vanilla",
+                                           _MS_TABLE_2_COMMON + (("Vanilla", "Ortho", "less"),))])
 
 
 MS_PRECOND_TEXT = {"TMMFormer": 1.1284, "YuriiFormer": 1.1317, "SOAPFormer": 1.1431,
-                   "MuonFormer": 1.1503}
+                   "MuonFormer": 1.1503}  # HBFormer: no TS value printed
 MS_PRECOND_TEXT_ROWS = {"TMMFormer": "tmm", "YuriiFormer": "yurii", "SOAPFormer": "soap",
-                        "MuonFormer": "muon"}
-# "MuonFormer and SOAPFormer ... trail every momentum-stream design"
-MS_PRECOND_TEXT_PAIRS = [(m, p) for p in ("SOAPFormer", "MuonFormer") for m in ("TMMFormer", "YuriiFormer")]
+                        "MuonFormer": "muon", "HBFormer": "hb"}
 
 
 @claim("momentum_streams:muon-soap-text", locator="§4.2 Main Results; Appendix D.7 (TS values)",
        statement="MuonFormer and SOAPFormer converge but trail every momentum-stream design "
-                 "(TS best val: SOAP 1.1431, Muon 1.1503 vs Yurii 1.1317, TMM 1.1284)",
-       method="experiment", expect="fails",
-       figures=["ordering-table", "training-curves"])
+                 "(TinyStories; proxy: the main study)",
+       method="experiment", expect="inconclusive", figures=["ordering-table", "training-curves"],
+       referee="changed, fails -> inconclusive (issue 25): the fail rested on the printed gaps "
+               "carried to our scale as claimed sizes; on sign MuonFormer trails every design as "
+               "printed, SOAPFormer's differences are undecided (it ties them within a CI of "
+               "+-0.009 nats at 5 seeds)",
+       paper_text="Among the preconditioned variants, MuonFormer and SOAPFormer converge but trail "
+                  "every momentum-stream design—best TinyStories validation loss 1.1503 (Muon) and "
+                  "1.1431 (SOAP), and on OpenWebText MuonFormer reaches only 3.0096, no better than "
+                  "the vanilla stream—consistent with preconditioning being a weak inductive bias for "
+                  "the residual stream (Section 5).")
 def ms_muon_soap_text(budget: str) -> Evidence:
-    """The sentence's comparisons, by the criterion of the module docstring: each of MuonFormer
-    and SOAPFormer trails each momentum-stream design (TMMFormer, YuriiFormer), by the printed
-    gap. The sentence asserts nothing between TMM and Yurii (that is Table 1's claim) or between
-    Muon and SOAP, so those are not compared here. "Converge" is checked as training: every seed's
-    full-split validation loss at least 1 nat below the byte-uniform level ln 256; a
-    preconditioned arm that does not train fails the claim. The paper also says (App. B.2)
-    'empirically SOAPFormer fails to converge' while §4.2 and D.7 report it converging on TS;
-    `numbers['converges']` records what happens here."""
-    ev = ordering_evidence(MS_PRECOND_TEXT, MS_PRECOND_TEXT_ROWS, "main",
-                           source="seed 002 §4.2 / D.7, TS column", pairs=MS_PRECOND_TEXT_PAIRS)
+    """The sentence's TinyStories comparisons: each of MuonFormer and SOAPFormer above each
+    momentum-stream design. Its OpenWebText clause (MuonFormer "no better than the vanilla
+    stream") is not carried to our corpus: on TinyStories, the corpus our small pinned one stands
+    in for, the paper's own numbers put MuonFormer below Vanilla (1.1503 < 1.1569).
+    'Momentum-stream design' is read two ways: the two of the main comparison (TMMFormer,
+    YuriiFormer), or also §5's HBFormer. "Converge" is checked as training: every seed's
+    full-split loss at least 1 nat below the byte-uniform ln 256; a preconditioned arm that does
+    not train fails the claim. (App. B.2 says 'SOAPFormer fails to converge' while §4.2 and D.7
+    report it converging on TS: a consistency item of the inventory.)"""
+    def subs(designs):
+        return tuple((m, p, "less") for p in ("SOAPFormer", "MuonFormer") for m in designs)
+    ev = experiment_evidence(MS_PRECOND_TEXT, MS_PRECOND_TEXT_ROWS, "main",
+                             protocol="momentum_streams TinyStories",
+                             source="seed 002 §4.2 / D.7, TS column",
+                             readings=[Reading("momentum-stream designs: TMMFormer and YuriiFormer",
+                                               subs(("TMMFormer", "YuriiFormer"))),
+                                       Reading("momentum-stream designs: TMMFormer, YuriiFormer and HBFormer",
+                                               subs(("TMMFormer", "YuriiFormer", "HBFormer")))])
     if "measured" not in ev.numbers:
         return ev
     converges = {label: all(v < math.log(256) - 1.0 for v in ev.numbers["measured"][label]["values"])
                  for label in ("SOAPFormer", "MuonFormer")}
+    if all(converges.values()):
+        return Evidence(ev.verdict, ev.criterion + "; and both preconditioned arms train (every seed's "
+                        "loss < ln 256 - 1 nat)", dict(ev.numbers, converges=converges), ev.counterexample,
+                        ev.correction, ev.readings, ev.ambiguity)
     not_training = {f"{label} does not train": True for label, ok in converges.items() if not ok}
-    verdict = "fails" if not_training else ev.verdict
-    return Evidence(verdict, criterion=ev.criterion + "; and both preconditioned arms train "
-                    "(every seed's loss < ln 256 - 1 nat)",
-                    numbers=dict(ev.numbers, converges=converges),
-                    counterexample=(ev.counterexample or {}) | not_training if verdict == "fails" else None)
+    rds = [dict(r, verdict="fails") for r in ev.readings]
+    return Evidence("fails", ev.criterion + "; and both preconditioned arms train", dict(
+        ev.numbers, converges=converges), (ev.counterexample or {}) | not_training, readings=rds)
+
+
+# ------------------------------------------------------------------ seed 000 (SympFormer)
+
+SYMP_SENTENCE = ("We observe that the oracle-preserving SympFormer outperforms the baseline and the "
+                 "Yuriiformer architecture, achieving lower validation loss at higher wall-time costs "
+                 "for the same number of iterations.")
+SYMP_CONCLUSION = ("Our numerical experiments showed that our novel SympFormer architecture "
+                   "outperforms the vanilla transformer architecture on small datasets while "
+                   "requiring the same number of oracle calls.")
+
+
+def symp_readings(best: str, schemes: tuple[str, ...], baseline="Baseline", yurii="YuriiFormer") -> list[Reading]:
+    """'The SympFormer outperforms the baseline and the YuriiFormer', read as the table's best
+    SympFormer scheme (`best`) or as every scheme of the table (`schemes`)."""
+    return [Reading(f"the table's best SympFormer scheme ({best}) below Baseline and YuriiFormer",
+                    ((best, baseline, "less"), (best, yurii, "less"))),
+            Reading("every SympFormer scheme of the table below Baseline and YuriiFormer",
+                    tuple((s, other, "less") for s in schemes for other in (baseline, yurii)))]
+
+
+SYMP_TABLE_1 = {"Baseline": 2.4473, "YuriiFormer": 2.3872, "Plain Euler": 2.3234,
+                "Presymp Euler": 2.4592, "Presymp ExpEuler": 2.2523, "Presymp AB2": 2.6546,
+                "Presymp ETD-AB2": 1.8386}
+SYMP_TABLE_1_ROWS = {"Baseline": "gd-lt", "YuriiFormer": "nesterov-lt",
+                     "Plain Euler": "symp-softmax-plain-euler",
+                     "Presymp Euler": "symp-softmax-presymp-euler",
+                     "Presymp ExpEuler": "symp-softmax-presymp-expeuler",
+                     "Presymp AB2": "symp-softmax-presymp-ab2",
+                     "Presymp ETD-AB2": "symp-softmax-presymp-etd-ab2"}
+# the arms the sentence's first reading needs (trained first: studies.PLAN)
+SYMP_TABLE_1_HEADLINE = ("Baseline", "YuriiFormer", "Presymp ETD-AB2")
+LEAK_ROWS = {"Baseline": "gd-lt", "causal -grad H": "symp-softmax-presymp-etd-ab2-hamgrad",
+             "leaky -grad H (as printed)": "symp-softmax-presymp-etd-ab2-hamgrad-leaky"}
+
+
+@claim("sympformer:table-1", locator="§6 (opening), §7; Table 1 (softmax attention)",
+       statement="The SympFormer (softmax attention) reaches a lower validation loss than the Baseline "
+                 "and YuriiFormer-Lie-Trotter (proxy: the deep study, 8 layers, width 64, byte-level "
+                 "Shakespeare)",
+       method="experiment", expect="inconclusive", figures=["ordering-table", "training-curves"],
+       paper_text=SYMP_SENTENCE + "\n" + SYMP_CONCLUSION)
+def symp_table_1(budget: str) -> Evidence:
+    """Decided on the headline reading (Table 1's best scheme, Presymp ETD-AB2, printed 1.84 against
+    the Baseline's 2.45) from its three arms; the every-scheme reading needs the other four schemes
+    (reported as missing until trained; the paper's own Table 1 prints two schemes above the
+    Baseline). Beside it, `numbers['leak']`: what the printed global-Hamiltonian force is worth
+    under the causal mask (`sympformer:causal-hamiltonian`) at main's size: the leaky force, the
+    same force made causal, and the Baseline, with the printed relative gain of ETD-AB2 over the
+    Baseline for scale (a size the paper prints, compared, not decided)."""
+    rows = {k: SYMP_TABLE_1_ROWS[k] for k in SYMP_TABLE_1_HEADLINE}
+    schemes = tuple(k for k in SYMP_TABLE_1_ROWS if k not in ("Baseline", "YuriiFormer"))
+    ev = experiment_evidence({k: SYMP_TABLE_1[k] for k in rows}, rows, "deep", protocol="sympformer Table 1",
+                             source="seed 000 §6-7, Table 1, best", readings=symp_readings(
+                                 "Presymp ETD-AB2", ("Presymp ETD-AB2",), "Baseline", "YuriiFormer")[:1])
+    every = get_study("deep").collect(list(SYMP_TABLE_1_ROWS.values()))
+    rds = [*ev.readings, reading(symp_readings("Presymp ETD-AB2", schemes)[1].text,
+                                 False if ev.readings[0]["verdict"] == "fails" else None,
+                                 missing_runs=every.missing)]
+    numbers = dict(ev.numbers, printed_full_table=SYMP_TABLE_1, leak=leak_evidence())
+    return decide_readings(rds, criterion=ev.criterion + "; the every-scheme reading fails with the "
+                           "headline one (ETD-AB2 is one of the schemes) and is otherwise undecided "
+                           "until every scheme is trained", numbers=numbers, counterexample=ev.counterexample,
+                           ambiguity="the headline reading holds while the every-scheme reading is "
+                                     "undecided or fails")
+
+
+def leak_evidence() -> dict:
+    """The leak of the printed force, measured: main-study runs of the causal and the leaky
+    -grad H force and the Baseline over their paired seeds (sign-first differences), and the
+    leak's relative gain beside the relative gain Table 1 prints for ETD-AB2 over the Baseline."""
+    study = get_study("main")
+    got = study.collect(list(LEAK_ROWS.values()))
+    seeds = got.paired_seeds(LEAK_ROWS.values())
+    printed_gain = (SYMP_TABLE_1["Baseline"] - SYMP_TABLE_1["Presymp ETD-AB2"]) / SYMP_TABLE_1["Baseline"]
+    out = {"study": "main", "rows": LEAK_ROWS, "seeds": seeds, "missing_runs": got.missing,
+           "printed_relative_gain_etd_ab2_over_baseline": printed_gain}
+    if len(seeds) < 2:
+        return out
+    values = {k: [got.results[v][s]["val_loss_full"] for s in seeds] for k, v in LEAK_ROWS.items()}
+    _, subs = sign_first({"leaky < causal": (values["leaky -grad H (as printed)"], values["causal -grad H"], "less"),
+                          "causal < Baseline": (values["causal -grad H"], values["Baseline"], "less")})
+    causal, leaky = statistics.mean(values["causal -grad H"]), statistics.mean(values["leaky -grad H (as printed)"])
+    gain = (causal - leaky) / causal
+    return out | {"val_loss_full": values, "comparisons": subs, "leak_relative_gain": gain,
+                  "leak_reaches_printed_gain": gain >= printed_gain,
+                  "reading": "the leak alone is worth a gain of the printed size when the causal force's "
+                             "loss drops by at least the printed relative gain once the leak is allowed"}
+
+
+SYMP_TABLE_2 = {"Baseline": 2.961427, "YuriiFormer": 2.765975, "plain Euler": 2.920602,
+                "Presymp Euler": 2.731363}
+# seed 000 §6.2: the linear-attention tables compare the baseline and YuriiFormer-Lie-Trotter with
+# the same linear attention (`gd-lt-linear`, `nesterov-lt-linear`), not the softmax models
+SYMP_LINEAR_ROWS = {"Baseline": "gd-lt-linear", "YuriiFormer": "nesterov-lt-linear",
+                    "plain Euler": "symp-linear-plain-euler",
+                    "Presymp Euler": "symp-linear-presymp-euler"}
+SYMP_TABLE_2_ROWS = SYMP_LINEAR_ROWS
+
+
+@claim("sympformer:table-2", locator="§6 (opening); §6.2, Table 2 (linear attention, smaller configuration)",
+       statement="With linear attention (smaller configuration) the SympFormer reaches a lower "
+                 "validation loss than the Baseline and YuriiFormer (proxy: the linear study, 4 layers, "
+                 "width 64, byte-level Shakespeare)",
+       method="experiment", expect="fails", figures=["ordering-table", "training-curves"],
+       paper_text=SYMP_SENTENCE + "\n" + "Lastly, we also report results for the SympFormer with "
+                  "linear attention in Tables 2 and 3.",
+       referee="changed (issue 25): no longer the whole printed ordering; the sentence's assertion "
+               "read two ways (the table's best scheme, Presymp Euler; every scheme); both fail at "
+               "proxy scale, decided on sign. The run protocol deviates from App. B (lr, block, batch, "
+               "scalar multiplier: `deviations`); App. B's own protocol at this model size is the "
+               "study linear-appb, not yet trained")
+def symp_table_2(budget: str) -> Evidence:
+    """Decided on the `linear` study (scalars at 5x the learning rate, App. B's general text).
+    App. B also prints 100x for Table 2: `numbers['scalar_lr_100']` shows the committed runs of
+    the `linear-slr100` study beside it (each arm's loss per seed, and the sub-assertions once
+    every arm has >= MIN_SEEDS seeds); they inform, they do not enter the verdict; so does
+    `numbers['app_b_protocol']`, the study at App. B's own Table 2 protocol, when trained."""
+    readings = symp_readings("Presymp Euler", ("plain Euler", "Presymp Euler"))
+    ev = experiment_evidence(SYMP_TABLE_2, SYMP_TABLE_2_ROWS, "linear", protocol="sympformer Table 2",
+                             source="seed 000 §6, Table 2, best", readings=readings)
+    side = {}
+    for name in ("linear-slr100", "linear-appb"):
+        got = get_study(name).collect(list(SYMP_TABLE_2_ROWS.values()))
+        row = {"study": name, "val_loss_full": {
+            label: {s: r["val_loss_full"] for s, r in got.results.get(v, {}).items()}
+            for label, v in SYMP_TABLE_2_ROWS.items()}, "missing_runs": got.missing,
+            "deviations": deviations(get_study(name).config, get_protocol("sympformer Table 2"))}
+        seeds = got.paired_seeds(SYMP_TABLE_2_ROWS.values())
+        if len(seeds) >= MIN_SEEDS:
+            values = {label: [row["val_loss_full"][label][s] for s in seeds] for label in SYMP_TABLE_2}
+            row["readings"] = {r.text: sign_first({n: (values[a], values[b], k) for n, (a, b, k)
+                                                   in r.named().items()}) for r in readings}
+        side[name] = row
+    return Evidence(ev.verdict, criterion=ev.criterion, numbers=dict(
+        ev.numbers, scalar_lr_100=side["linear-slr100"], app_b_protocol=side["linear-appb"]),
+        counterexample=ev.counterexample, correction=ev.correction, readings=ev.readings,
+        ambiguity=ev.ambiguity)
+
+
+SYMP_TABLE_3 = {"Baseline": 2.917168, "YuriiFormer": 2.765023, "plain Euler": 2.656692,
+                "Presymp Euler": 2.690885}
+# App. B, Table 3: "a look-ahead step for the presymplectic discretizations"
+SYMP_TABLE_3_ROWS = SYMP_LINEAR_ROWS | {"Presymp Euler": "symp-linear-presymp-euler-lookahead"}
+
+
+@claim("sympformer:table-3", locator="§6 (opening); §6.2, Table 3 (linear attention, larger configuration)",
+       statement="With linear attention (larger configuration) the SympFormer reaches a lower "
+                 "validation loss than the Baseline and YuriiFormer (proxy: the deep-linear study, "
+                 "8 layers, width 64, App. B's Table 3 h_0, scalar rate and look-ahead)",
+       method="experiment", expect="inconclusive", figures=["ordering-table", "training-curves"],
+       paper_text=SYMP_SENTENCE + "\n" + "Lastly, we also report results for the SympFormer with "
+                  "linear attention in Tables 2 and 3.")
+def symp_table_3(budget: str) -> Evidence:
+    return experiment_evidence(SYMP_TABLE_3, SYMP_TABLE_3_ROWS, "deep-linear", protocol="sympformer Table 3",
+                               source="seed 000 §6, Table 3, best",
+                               readings=symp_readings("plain Euler", ("plain Euler", "Presymp Euler")))
+
+
+def printed_interval(text: str) -> tuple[float, float]:
+    """The values a number printed as `text` stands for: its rounding interval at the printed
+    digits ("0.0306" -> [0.03055, 0.03065); an integer's trailing zeros are not significant:
+    "40" -> [35, 45), "15" -> [14.5, 15.5))."""
+    value = float(text)
+    if "." in text:
+        half = 0.5 * 10.0 ** -len(text.split(".")[1])
+    else:
+        stripped = text.lstrip("-").rstrip("0") or "0"
+        half = 0.5 * 10.0 ** (len(text.lstrip("-")) - len(stripped))
+    return value - half, value + half
+
+
+def derived_range(f, *printed: str, grid: int = 5) -> tuple[float, float]:
+    """The range of f over the rounding box of its printed inputs (every input on a grid of
+    `grid` points of its interval, endpoints included: f is monotone in each input here, so the
+    extremes are at corners, and the grid also covers gentle curvature)."""
+    import itertools
+
+    import numpy as np
+    axes = [np.linspace(*printed_interval(t), grid) for t in printed]
+    values = [f(*point) for point in itertools.product(*axes)]
+    return min(values), max(values)
 
 
 @claim("momentum_streams:ablation-arithmetic", locator="§4.2 Ablation Study; Appendix D.5, D.7",
@@ -339,35 +605,60 @@ def ms_muon_soap_text(budget: str) -> Evidence:
                  "gap 0.0306 = ~15x the pooled seed std; width-900 closes ~40% of the gap, the rest "
                  "~0.018 = ~9x the per-seed std; halving the Muon lr shrinks the OWT gap ~11% "
                  "(0.074 -> 0.066); pure AdamW moves TMM 14x more than Vanilla",
-       method="count", expect="holds-with-correction")
+       method="count", expect="holds",
+       paper_text="Separate three-seed TinyStories runs (10k steps) give Vanilla 1.1578 ± 0.0028 and "
+                  "TMMFormer 1.1272 ± 0.0013 [...] The gap of 0.0306 is ≈15× the pooled seed standard "
+                  "deviation, so it is not seed luck. [...] On TinyStories it closes only about 40% of "
+                  "the TMM–Vanilla gap (best val 1.1454, vs. TMMFormer’s 1.1272 and the default "
+                  "Vanilla’s 1.1578); the remaining ≈0.018 nats is roughly 9× the per-seed standard "
+                  "deviation [...] the architectural gap shrinks only ≈11% (from 0.074 to 0.066)",
+       referee="changed, holds-with-correction -> holds (issue 28): the old check scored 15x "
+               "against the root-mean-square pooled sd (14.0x) but 9x against the mean of the two "
+               "stds; with one convention and the printed rounding, both multiples follow from the "
+               "mean of the stds (14.9x, 8.9x); 'pooled' as RMS is the reading under which 15x "
+               "fails, so it is an ambiguity of the word, not an arithmetic error")
 def ms_ablation_arithmetic(budget: str) -> Evidence:
-    """Recompute every derived number from the printed ones. The pooled standard deviation of
-    two samples of equal size is sqrt((s1^2 + s2^2) / 2); 'roughly/~' is read as within 5% of
-    the printed multiple or percentage (the printed inputs carry 4 significant digits)."""
-    v_mean, v_sd, t_mean, t_sd = 1.1578, 0.0028, 1.1272, 0.0013  # three-seed TS runs
-    gap = v_mean - t_mean
-    pooled = ((v_sd ** 2 + t_sd ** 2) / 2) ** 0.5
-    derived = {
-        "gap_0.0306": (gap, 0.0306),
-        "gap_over_pooled_sd_15x": (gap / pooled, 15.0),
-        "width900_closes_40pct": ((v_mean - 1.1454) / gap * 100, 40.0),
-        "remaining_0.018": (1.1454 - t_mean, 0.018),
-        "remaining_over_seed_sd_9x": ((1.1454 - t_mean) / ((v_sd + t_sd) / 2), 9.0),
-        "lr_gap_shrinks_11pct": ((0.074 - (3.029 - 2.963)) / 0.074 * 100, 11.0),
-        "adamw_tmm_vs_vanilla_14x": ((2.9696 - 2.9342) / (3.0103 - 3.0078), 14.0),
-        "ts_improvement_0.029": (1.1569 - 1.1284, 0.029),
-        "owt_improvement_0.074": (3.0078 - 2.9342, 0.074),
+    """Recompute every derived number from the printed ones, each over the rounding box of its
+    printed inputs, against the rounding interval of the printed result (issue 28: printed
+    rounding is part of the reading; an integer multiple such as '15x' stands for [14.5, 15.5),
+    '40%' for [35, 45)). One convention for both seed-std multiples, read two ways: 'pooled'
+    (and 'per-seed') standard deviation as the mean of the two arms' stds, or as the
+    root-mean-square pooled sd of two equal-size samples sqrt((s1^2 + s2^2) / 2)."""
+    V, T, sV, sT, W = "1.1578", "1.1272", "0.0028", "0.0013", "1.1454"
+
+    def check(f, inputs, printed):
+        lo, hi = derived_range(f, *inputs)
+        p_lo, p_hi = printed_interval(printed)
+        return {"derived_range": [lo, hi], "printed": printed, "printed_interval": [p_lo, p_hi],
+                "holds": lo < p_hi and hi >= p_lo}
+
+    fixed = {
+        "gap_0.0306": check(lambda v, t: v - t, (V, T), "0.0306"),
+        "width900_closes_40pct": check(lambda v, t, w: (v - w) / (v - t) * 100, (V, T, W), "40"),
+        "remaining_0.018": check(lambda t, w: w - t, (T, W), "0.018"),
+        "lr_gap_shrinks_11pct": check(lambda a, b, c: (a - (b - c)) / a * 100, ("0.074", "3.029", "2.963"), "11"),
+        "adamw_tmm_vs_vanilla_14x": check(lambda a, b, c, d: (a - b) / (c - d),
+                                          ("2.9696", "2.9342", "3.0103", "3.0078"), "14"),
+        "ts_improvement_0.029": check(lambda a, b: a - b, ("1.1569", "1.1284"), "0.029"),
+        "owt_improvement_0.074": check(lambda a, b: a - b, ("3.0078", "2.9342"), "0.074"),
     }
-    rel = {k: abs(a / b - 1) for k, (a, b) in derived.items()}
-    bad = {k: derived[k][0] for k, r in rel.items() if r > 0.05}
-    # Correction: the 15x multiple holds for the mean of the two stds (0.00205), not the pooled one.
-    mean_sd_multiple = gap / ((v_sd + t_sd) / 2)
-    corrected = set(bad) <= {"gap_over_pooled_sd_15x"} and abs(mean_sd_multiple / 15 - 1) <= 0.05
-    return Evidence(verdict_from(not bad, corrected),
-                    criterion="each derived quantity within 5% of the printed one",
-                    numbers={"derived_vs_printed": derived, "relative_error": rel,
-                             "pooled_sd": pooled, "gap_over_mean_sd": mean_sd_multiple},
-                    counterexample=bad or None,
-                    correction="The 0.0306 gap is 14.0x the pooled seed std (sqrt((0.0028^2 + "
-                               "0.0013^2)/2) = 0.00218) and 14.9x the mean of the two stds; '~15x' "
-                               "holds for the latter reading")
+    sd = {"mean of the two stds": lambda a, b: (a + b) / 2,
+          "root-mean-square pooled sd": lambda a, b: ((a * a + b * b) / 2) ** 0.5}
+    rds, per_reading = [], {}
+    for name, pooled in sd.items():
+        multiples = {
+            "gap_over_pooled_sd_15x": check(lambda v, t, a, b: (v - t) / pooled(a, b), (V, T, sV, sT), "15"),
+            "remaining_over_seed_sd_9x": check(lambda w, t, a, b: (w - t) / pooled(a, b), (W, T, sV, sT), "9"),
+        }
+        per_reading[name] = multiples
+        ok = all(c["holds"] for c in (*fixed.values(), *multiples.values()))
+        rds.append(reading(f"'pooled' / 'per-seed' standard deviation = {name}", ok,
+                           failing=sorted(k for k, c in {**fixed, **multiples}.items() if not c["holds"])))
+    return decide_readings(
+        rds, criterion="each derived number, over the rounding box of its printed inputs, reaches the "
+                       "rounding interval of the printed figure (an integer's trailing zeros not "
+                       "significant); one sd convention for both multiples, each reading decided",
+        numbers={"derived": fixed, "seed_std_multiples": per_reading},
+        ambiguity="'pooled seed standard deviation' (and 'per-seed standard deviation'): the printed "
+                  "15x and 9x both follow from the mean of the two arms' stds (0.00205); with the "
+                  "root-mean-square pooled sd the gap is at most 14.4x over the printed rounding")

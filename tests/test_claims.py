@@ -38,7 +38,8 @@ def test_claim_verdict_matches_expect(claim_id):
     assert EXPERIMENT_KEYS <= set(numbers), sorted(EXPERIMENT_KEYS - set(numbers))
     if numbers.get("study") in STUDIES:  # decided from committed language-model runs
         assert {"corpus_sha256", "unigram_entropy", "baseline_val_loss"} <= set(numbers), sorted(numbers)
-        undecided = [c for c in numbers.get("comparisons", {}).values() if c.get("status") == "undecided"]
+        undecided = [c for subs in numbers.get("sub_assertions", {}).values() for c in subs.values()
+                     if c.get("status") == "undecided"]
         if result.verdict == "inconclusive" and numbers["n_seeds"] >= MIN_SEEDS and undecided:
             assert "mde" in numbers and "n_needed" in numbers, sorted(numbers)
 

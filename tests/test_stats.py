@@ -82,3 +82,70 @@ def test_bad_input_names_the_parameter():
         paired_difference([1.0, 2.0], [1.0])
     with pytest.raises(ValueError, match="claimed"):
         paired_difference([1.0, 2.0], [1.0, 2.0], claimed=-1.0)
+
+
+# ------------------------------------------------------------------ sign first (issue 25)
+
+from claims._stats import EQUIVALENCE_MARGIN, sign_first, table_agreement  # noqa: E402
+
+
+def _arms(mean_d, sd, n, level=1.0, seed=0):
+    """Two paired arms (a, b) around `level` whose differences b - a have exactly this mean and sd."""
+    a, d = _seeds(mean_d, sd, n, seed)
+    base = level + 0.01 * np.random.default_rng(seed + 1).standard_normal(n)
+    return base, base + d
+
+
+@settings(max_examples=20, deadline=None)
+@given(gap=st.floats(0.01, 0.1), sd=st.floats(1e-4, 2e-3), n=st.integers(3, 8))
+def test_a_clear_difference_holds_on_its_side_and_fails_on_the_other(gap, sd, n):
+    """d = gap >> sd / sqrt(n): the asserted side holds, the reversed assertion fails; no size is
+    tested (a gap 100x smaller than any printed one decides the same way)."""
+    a, b = _arms(gap, sd, n)
+    verdict, rows = sign_first({"a < b": (a, b, "less"), "b < a": (b, a, "less")})
+    assert rows["a < b"]["status"] == "holds" and rows["b < a"]["status"] == "fails"
+    assert verdict == "fails" and "claimed" not in rows["a < b"]
+
+
+def test_a_tie_inside_the_margin_is_no_detectable_difference_and_decides_nothing():
+    a, b = _arms(0.0, 1e-5, 6)
+    verdict, rows = sign_first({"a < b": (a, b, "less")})
+    assert rows["a < b"]["status"] == "no detectable difference" and verdict == "inconclusive"
+    assert rows["a < b"]["margin"] == pytest.approx(EQUIVALENCE_MARGIN * np.mean((a + b) / 2), rel=1e-9)
+
+
+def test_an_undecided_difference_says_how_many_seeds_would_decide():
+    a, b = _arms(0.003, 0.01, 4)
+    verdict, rows = sign_first({"a < b": (a, b, "less")})
+    assert verdict == "inconclusive" and rows["a < b"]["status"] == "undecided"
+    assert rows["a < b"]["n_needed"] > 4
+
+
+@pytest.mark.parametrize("mean_d, status", [(0.0, "holds"), (0.02, "holds"), (-0.02, "fails")])
+def test_not_worse_is_non_inferiority_within_the_margin(mean_d, status):
+    """'a is tied for best against b': holds while a is not above b by more than 0.1% of the loss
+    (a tie holds), fails when a is significantly above b by more than that."""
+    a, b = _arms(mean_d, 1e-5, 5)
+    _, rows = sign_first({"a <= b": (a, b, "not-worse")})
+    assert rows["a <= b"]["status"] == status
+
+
+def test_holm_makes_a_family_of_marginal_differences_harder_to_decide():
+    """p ~ 0.02 for each: decided alone, not among five (Holm's first step needs p < 0.01)."""
+    a, b = _arms(0.01, 0.01 * math.sqrt(5) / stats.t.ppf(0.99, 4), 5)
+    assert sign_first({"x": (a, b, "less")})[1]["x"]["status"] == "holds"
+    many = sign_first({f"x{k}": (a, b, "less") for k in range(5)})[1]
+    assert all(r["status"] == "undecided" for r in many.values())
+
+
+def test_table_agreement_counts_printed_pairs_and_ranks():
+    printed = {"a": 1.0, "b": 1.1, "c": 1.2}
+    values = {"a": [1.0, 1.01, 0.99], "b": [1.3, 1.31, 1.29], "c": [1.2, 1.21, 1.19]}
+    t = table_agreement(printed, values, n_boot=200)
+    assert t["pairs"]["a < b"]["status"] == "agree" and t["pairs"]["b < c"]["status"] == "reversed"
+    assert t["status_counts"] == {"agree": 2, "reversed": 1, "undecided": 0}
+    assert t["share_reproduced"] == pytest.approx(2 / 3)
+    assert t["kendall_tau"] == pytest.approx(1 / 3)  # one discordant pair of three
+    lo, hi = t["kendall_tau_ci95"]
+    assert lo <= t["kendall_tau"] <= hi
+    assert "a < a" not in t["pairs"] and table_agreement({"x": 1.0, "y": 1.0}, {"x": [1, 1], "y": [1, 1]})["pairs"] == {}

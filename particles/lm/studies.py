@@ -75,6 +75,12 @@ DEEP = replace(BASE, n_layer=8, n_head=8, steps=8000, min_lr_ratio=0.4, h0=0.1)
 # seed 000 App. B, Table 3: the same model with h_0 = 0.3 and a 100x scalar learning rate. Its
 # linear-attention baseline was not flat at 8000 steps (last-20% drop 2.26%, seed 0): 12000 steps
 DEEP_LINEAR = replace(DEEP, steps=12_000, h0=0.3, scalar_lr_mult=100.0)
+# seed 000 App. B's own protocol for Table 2 (4 layers, 4 heads, width 64 -- affordable on a CPU):
+# block 128, 6 x 12 = 72 sequences per step, 10000 steps ("after 10000 optimization steps"), peak lr
+# 3e-4, 150 warm-up steps, minimum 0.4 x peak, scalars at 100x, h_0 = each variant's own (0.25
+# first-order, 0.01 second-order); `linear` stays beside it as the setting the ledger decided first
+LINEAR_APPB = replace(BASE, block_size=128, batch_size=72, steps=10_000, warmup=150, lr=3e-4,
+                      min_lr_ratio=0.4, scalar_lr_mult=100.0)
 HONESTY = replace(BASE, steps=100, warmup=10, eval_interval=25, eval_batches=8, threads=1)
 
 # seed 004 Tables 2 and 5 (17 update rules)
@@ -256,6 +262,7 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
     Study("main", MAIN, tuple(dict.fromkeys(YURII + MOMENTUM_STREAMS + SYMPFORMER_LEAK)), (0, 1, 2, 3, 4)),
     Study("linear", LINEAR, SYMPFORMER_LINEAR, (0, 1, 2, 3, 4), baseline="gd-lt-linear"),
     Study("linear-slr100", LINEAR_SLR100, SYMPFORMER_LINEAR, (0, 1, 2), baseline="gd-lt-linear"),
+    Study("linear-appb", LINEAR_APPB, SYMPFORMER_LINEAR, (0, 1, 2), baseline="gd-lt-linear"),
     Study("deep", DEEP, SYMPFORMER_SOFTMAX, (0, 1, 2, 3, 4)),
     Study("deep-linear", DEEP_LINEAR, SYMPFORMER_LINEAR_DEEP, (0, 1, 2, 3, 4), baseline="gd-lt-linear"),
     Study("honesty", HONESTY, ("gd-lt",), (0,)),
@@ -281,6 +288,7 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     # YuriiFormer) and the leak of the printed Hamiltonian force first
     ("deep", ("gd-lt", "symp-softmax-presymp-etd-ab2", "nesterov-lt"), (0, 1, 2)),
     ("main", SYMPFORMER_LEAK, (0, 1, 2)),
+    ("linear-appb", SYMPFORMER_LINEAR, (0, 1, 2)),
     ("main", YURII[:6], (0, 1, 2)),
     ("main", MOMENTUM_STREAMS[:4], (0, 1, 2)),
     ("main", MOMENTUM_STREAMS[4:8], (0, 1, 2)),
