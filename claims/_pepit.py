@@ -1,14 +1,27 @@
 """Optional PEPit cross-checks (the `pepit` extra): exact worst cases over a function class.
 
 Each helper returns None when PEPit is not installed, so a claim decides without it and adds the
-PEPit numbers to its evidence when present. The method is run by `theory.rates.run_momentum` on
-PEPit points, so the iteration checked is literally the one the claims use.
+PEPit numbers to its evidence when present; `available()` says which, and a claim that skips its
+cross-check records `SKIPPED` in its evidence (issue 27: every command runs on the core install).
+The method is run by `theory.rates.run_momentum` on PEPit points, so the iteration checked is
+literally the one the claims use.
 """
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
 from theory.rates import Momentum, run_momentum
+
+SKIPPED = "cross-check skipped: PEPit not installed"
+
+
+def available() -> bool:
+    """True when PEPit (the `pepit` extra) can be imported."""
+    try:
+        import PEPit  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def worst_case(function_class: str, steps: Sequence[Momentum], metric: str, *, L: float,

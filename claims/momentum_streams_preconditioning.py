@@ -18,7 +18,17 @@ from theory import preconditioning as P
 @claim("momentum_streams:thm-E.1", locator="Theorem E.1",
        statement="a balanced diagonal preconditioner D_s is within (√(1+ε)−1)/(1+δ/ρ_max) ≤ ε/2 "
                  "of a scalar matrix; every step of the proof chain holds",
-       method="property", expect="holds")
+       method="property", expect="holds",
+       paper_text=r"Consider an Adam- or RMSProp-style diagonal preconditioner D_{s}=\operatorname"
+                  r"{diag}\!\left(\frac{1}{\sqrt{s_{i}}+\delta}\right)_{i=1}^{d}, with \delta\geq 0, "
+                  r"applied to an update direction before the update LayerNorm \operatorname{LN}_{u} "
+                  r"used in AdamFormer and RMSPropFormer. [...] Assume the second-moment stream is "
+                  r"nearly coordinate-balanced: \frac{\rho_{\max}^{2}}{\rho_{\min}^{2}}\leq 1+"
+                  r"\epsilon\quad\text{for some }\epsilon\in[0,1],\quad\rho_{\min}>0. Then there "
+                  r"exists a scalar \alpha>0 such that \left\|\frac{D_{s}}{\alpha}-I\right\|_{2}"
+                  r"\leq\frac{\sqrt{1+\epsilon}-1}{1+\delta/\rho_{\max}}\leq\frac{\epsilon}{2}. "
+                  r"[...] Thus any nontrivial contribution of diagonal preconditioning must come "
+                  r"from the O(\epsilon) non-scalar deviation of D_{s} from a scalar matrix.")
 def thm_e1(budget: str) -> Evidence:
     rng = np.random.default_rng(11)
     n = 400 if budget == "quick" else 20_000
@@ -61,7 +71,12 @@ def thm_e1(budget: str) -> Evidence:
 
 @claim("momentum_streams:ln-scale-invariance", locator="App. E (proof of Theorem E.1)",
        statement="LN_u(cz) = LN_u(z) for c > 0, up to the LayerNorm's numerical epsilon",
-       method="property", expect="holds")
+       method="property", expect="holds",
+       paper_text=r"This does not make every diagonal preconditioner algebraically redundant: in "
+                  r"general, \operatorname{LN}(Dx)\neq\operatorname{LN}(x) for a non-scalar positive "
+                  r"diagonal matrix D. (App. E) [...] For any positive scalar c, \operatorname{LN}_{u}"
+                  r"(cz)=\operatorname{LN}_{u}(z) up to the fixed numerical epsilon in the LayerNorm "
+                  r"denominator. (proof of Theorem E.1)")
 def ln_scale_invariance(budget: str) -> Evidence:
     rng = np.random.default_rng(13)
     n = 200 if budget == "quick" else 5000
@@ -108,7 +123,13 @@ def _token_side_example(seed: int, T: int = 8, d: int = 6):
 @claim("momentum_streams:prop-C.1", locator="Proposition C.1",
        statement="a token-side preconditioner P = L^{-1/2} applied to AXW equals the token mixer "
                  "Ã = PA applied to XW",
-       method="property", expect="holds")
+       method="property", expect="holds",
+       paper_text=r"Consider a linearized attention oracle \mathrm{Attn}(X)=AXW, where X\in\mathbb{R}"
+                  r"^{T\times d}, A\in\mathbb{R}^{T\times T} is a token-mixing matrix, and W\in"
+                  r"\mathbb{R}^{d\times d} is a channel map. Let a token-side preconditioner act as "
+                  r"G\mapsto PG,\qquad P=L^{-1/2}\in\mathbb{R}^{T\times T}. Then there exists another "
+                  r"linear token-mixing matrix \widetilde{A}=PA such that P\,\mathrm{Attn}(X)="
+                  r"\widetilde{A}XW.")
 def prop_c1(budget: str) -> Evidence:
     err = 0.0
     for seed in range(10 if budget == "quick" else 200):
@@ -123,7 +144,9 @@ def prop_c1(budget: str) -> Evidence:
 
 @claim("momentum_streams:remark-C.2", locator="Remark C.2",
        statement="Ã = PA need not be row-stochastic, non-negative or causal",
-       method="property", expect="holds")
+       method="property", expect="holds",
+       paper_text=r"The matrix \widetilde{A}=PA need not be a valid softmax attention matrix: it may "
+                  r"fail to be nonnegative, row-stochastic, or causal.")
 def remark_c2(budget: str) -> Evidence:
     A, _, _, Pm = _token_side_example(0)
     At = Pm @ A

@@ -254,6 +254,49 @@ def test_every_filter_lies_above_the_chebyshev_floor(m, kappa, N):
     assert sup >= R.chebyshev_floor(kappa, N) * (1 - 1e-9)
 
 
+@given(st.floats(1.05, 1e4), st.integers(1, 60))
+def test_chebyshev_momentum_attains_the_floor(kappa, N):
+    """The Chebyshev semi-iteration written as heavy-ball layers with per-layer (β_k, γ_k) has
+    max_λ |q_N| = 1/T_N((κ+1)/(κ−1)) ≤ 2ρ^N: a momentum recurrence at exactly the rate of Lemma
+    F.2 with a finite constant C_mom = 2 (relative 1e-9: rounding of N layers)."""
+    steps = R.chebyshev_momentum(1.0, kappa, N)
+    assert len(steps) == N and all(0 <= m.b < 1 and m.a == 0 and m.c == 1 for m in steps)
+    lam = np.concatenate([[1.0, kappa], np.linspace(1.0, kappa, 1025)])
+    q = R.run_momentum(lambda e: lam * e, np.ones_like(lam), steps)[-1]
+    floor = R.chebyshev_floor(kappa, N)
+    assert np.abs(q).max() == pytest.approx(floor, rel=1e-9)
+    assert floor <= 2 * R.rate_momentum(kappa) ** N * (1 + 1e-12)
+
+
+def test_chebyshev_momentum_rejects_a_degenerate_interval():
+    with pytest.raises(ValueError, match="L must be > mu"):
+        R.chebyshev_momentum(1.0, 1.0, 3)
+    with pytest.raises(TypeError, match="N"):
+        R.chebyshev_momentum(1.0, 2.0, 2.5)
+
+
+@given(st.floats(1.5, 1e3), st.integers(1, 40), st.floats(-5, 5))
+def test_no_velocity_proportional_to_the_error_bounds_heavy_ball(kappa, N, k):
+    """v_0 = k·e_0: the secular coefficients of the double roots at μ and L are (1−ρ)+ρk and
+    (1+ρ)−ρk; they sum to 2, so max_λ |e_N|/(ρ^N|e_0|) ≥ 1 + N for every k (Lemma F.2's
+    'constant depending on the initial velocity' does not exist for any such velocity)."""
+    rho = R.rate_momentum(kappa)
+    ends = np.array([1.0, kappa])
+    e = R.filter_values(R.heavy_ball_tuned(1.0, kappa), ends, N, v0=k)[-1]
+    assert np.abs(e).max() / rho**N >= (1 + N) * (1 - 1e-8)
+
+
+def test_per_mode_velocity_removes_the_heavy_ball_transient():
+    """V_0 = (ηH − (1−β)I)E_0/(2β) makes e_1 = (α/2)e_0, hence e_N = ρ^N cos(Nφ)e_0: the bound holds
+    with C_mom = 1, but the velocity needs the error E_0 = X_0 − X* itself."""
+    kappa, N = 100.0, 60
+    hb, rho = R.heavy_ball_tuned(1.0, kappa), R.rate_momentum(kappa)
+    lam = np.linspace(1.0, kappa, 2049)
+    v0 = (hb.eta * lam - (1 - hb.b)) / (2 * hb.b)
+    xs = R.run_momentum(lambda e: lam * e, np.ones_like(lam), [hb] * N, v0=v0)
+    assert max(np.abs(x).max() / rho**n for n, x in enumerate(xs)) <= 1 + 1e-9
+
+
 def test_chebyshev_floor_is_attained_at_depth_one_by_gd():
     for kappa in (2.0, 50.0):
         assert R.chebyshev_floor(kappa, 1) == pytest.approx(R.rate_vanilla(kappa), rel=1e-12)

@@ -449,6 +449,25 @@ def chebyshev_floor(kappa: float, N: int) -> float:
     return 2 * r**N / (1 + r ** (2 * N))
 
 
+def chebyshev_momentum(mu: float, L: float, N: int) -> list[Momentum]:
+    """The Chebyshev semi-iterative method as N heavy-ball layers with per-layer coefficients:
+    from v_0 = 0 its filter is q_N(λ) = T_N(σ(λ))/T_N(σ_0), σ(λ) = (L + μ − 2λ)/(L − μ),
+    σ_0 = (L + μ)/(L − μ), so max_λ |q_N| = `chebyshev_floor` ≤ 2ρ^N with ρ = (√κ−1)/(√κ+1)
+    (Golub & Varga 1961). Layer 0 is the gradient step 2/(L + μ); layer k ≥ 1 has
+    β_k = ω_{k+1} − 1, γ_k = 2ω_{k+1}/(L + μ) with ω_2 = 2σ_0²/(2σ_0² − 1),
+    ω_{k+1} = 1/(1 − ω_k/(4σ_0²)) (the three-term recurrence of T_k, without overflow)."""
+    mu, L = _interval(mu, L)
+    N = _depth(N)
+    if L == mu:
+        raise ValueError("L must be > mu (a Chebyshev filter needs a spectral interval)")
+    s0 = (L + mu) / (L - mu)
+    steps, omega = [gradient_descent(2.0 / (L + mu))], 2.0
+    for _ in range(1, N):
+        omega = 1.0 / (1.0 - omega / (4.0 * s0 * s0))
+        steps.append(heavy_ball(beta=omega - 1.0, gamma=2.0 * omega / (L + mu)))
+    return steps[:N]
+
+
 def depth_tuning(mu: float, L: float, N: int, n_grid: int = 513) -> tuple[Momentum, float]:
     """Minimize the finite-depth worst case max_λ |q_N(λ)| (v_0 = 0) over all (b, p, q), i.e. the
     whole Nesterov/TMM family, on endpoints + a Chebyshev grid; Nelder–Mead from the classical
