@@ -9,10 +9,18 @@ docs/figures/ and docs/claims.md. Every other run writes runs/figures/<budget>/ 
 and its ledger page to runs/figures/<budget>/claims.md. --out DIR moves the figures to DIR and
 the page to DIR/claims.md (docs/claims.md when DIR is docs/figures); --ledger PATH moves the
 page. The coverage page (coverage.md, from the inventory claims/_inventory/) is written next to
-the ledger page. A quick-budget run never writes under docs/."""
+the ledger page. A quick-budget run never writes under docs/.
+
+--check regenerates at the full budget (committed results, as the committed run) into the
+scratch folder runs/figures/check/ (emptied first), compares every file with its committed
+counterpart in docs/figures/, docs/claims.md and docs/coverage.md within the precision each is
+written at (figures/_check.py), names every difference and exits 1 on one; with --only, just
+those figures (and the pages if 'ledger' is named). The peer benchmarks (bench-*) are read from
+results/bench/, not re-measured, so they must reproduce byte for byte."""
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from pathlib import Path
 
@@ -24,12 +32,14 @@ from claims._inventory import coverage_markdown, items
 from claims._report import markdown
 from theory.io import atomic_write_text
 
+from . import _check
 from ._registry import Context, load
 
 LEDGER = "ledger"
 COMMITTED_OUT = DOCS / "figures"
 COMMITTED_LEDGER = DOCS / "claims.md"
 COVERAGE = "coverage.md"  # the inventory's page, written next to the ledger page
+CHECK_OUT = ROOT / "runs" / "figures" / "check"
 
 
 def outputs(quick: bool, only: list[str] | None, out: Path | None,
@@ -54,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="recompute long studies and cached results instead of reading them (slow)")
     p.add_argument("--out", type=Path, metavar="DIR", help="figure folder (default: see below)")
     p.add_argument("--ledger", type=Path, metavar="PATH", help="ledger page path (default: see below)")
+    p.add_argument("--check", action="store_true",
+                   help="regenerate (full budget) into runs/figures/check/ and compare with the "
+                        "committed files; exit 1 on a difference (see below)")
     args = p.parse_args(argv)
     figures = load()
     if args.list:
@@ -69,10 +82,20 @@ def main(argv: list[str] | None = None) -> int:
         p.error(f"--ledger: this run writes no ledger page; add '{LEDGER}' to --only or drop "
                 f"--ledger")
     budget = "quick" if args.quick else "full"
-    out, page = outputs(args.quick, args.only, args.out, args.ledger)
-    writable(p, "--out", out, folder=True, into_docs=not args.quick)
-    if LEDGER in names:
-        writable(p, "--ledger", page, folder=False, into_docs=not args.quick)
+    if args.check:
+        for flag, value in (("--quick", args.quick), ("--recompute", args.recompute),
+                            ("--out", args.out), ("--ledger", args.ledger)):
+            if value:
+                p.error(f"{flag}: --check regenerates the committed full budget from the committed "
+                        f"results into {_check_folder()}; drop {flag}")
+        out, page = CHECK_OUT, CHECK_OUT / "claims.md"
+        writable(p, "--check", out, folder=True, into_docs=False)
+        shutil.rmtree(out, ignore_errors=True)  # our scratch folder: regenerate from nothing
+    else:
+        out, page = outputs(args.quick, args.only, args.out, args.ledger)
+        writable(p, "--out", out, folder=True, into_docs=not args.quick)
+        if LEDGER in names:
+            writable(p, "--ledger", page, folder=False, into_docs=not args.quick)
 
     claims.settings.recompute = args.recompute
     ctx = Context(out=out, budget=budget)
@@ -93,7 +116,30 @@ def main(argv: list[str] | None = None) -> int:
     print(f"figures ({budget}) in {out}" + (f", ledger page {page}" if LEDGER in names else ""))
     for line in failed:
         print("FAILED", line, file=sys.stderr)
+    if args.check:
+        differences = check(figures, names, page)
+        for line in differences:
+            print("DIFFERS", line, file=sys.stderr)
+        print(f"check: {len(differences)} difference(s) from the committed files"
+              + ("" if differences else " (within the precision each file is written at)"))
+        failed += differences
     return 1 if failed else 0
+
+
+def check(figures: dict, names: list[str], page: Path) -> list[str]:
+    """The differences between the committed files of `names` and their regeneration in
+    CHECK_OUT (figures/_check.py); the whole figure folder is checked for strays when every
+    figure was drawn."""
+    pairs = _check.figure_pairs([figures[n] for n in names if n != LEDGER], COMMITTED_OUT, CHECK_OUT)
+    if LEDGER in names:
+        pairs += [(COMMITTED_LEDGER, page, _check.LEDGER),
+                  (COMMITTED_LEDGER.with_name(COVERAGE), page.with_name(COVERAGE), _check.EXACT)]
+    strays = _check.strays(COMMITTED_OUT, figures) if set(figures) <= set(names) else []
+    return strays + _check.compare(pairs)
+
+
+def _check_folder() -> str:
+    return str(CHECK_OUT.relative_to(ROOT)) + "/"
 
 
 if __name__ == "__main__":

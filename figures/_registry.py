@@ -2,6 +2,16 @@
 
 A figure writes `<out>/<name>.png` and its data next to it (`<name>.json` or `<name>.csv`),
 deterministically: fixed seeds, no timestamps, so a rerun yields identical bytes.
+
+Reproducible on another machine: float kernels differ between x86 CPUs (SIMD width, BLAS, libm),
+so a value computed here and there can differ in its last bits (`0.1643041066936036` here,
+`0.16430410669360357` there). Every figure therefore states the precision of its data:
+`@figure(..., digits=D, floor=F)` writes each float of its data file rounded to D significant
+digits, and a float with |x| < F as 0.0 (F: the level below which the figure's quantity is
+rounding noise; 0 where small values are accurate). D and F are module constants of the figure,
+with the reason for their values; `python -m figures --check` (figures/_check.py) compares a
+regeneration with the committed files within one unit in the D-th digit and 2F. `digits=None`
+writes full precision: only for data read verbatim from committed files (the peer benchmarks).
 """
 from __future__ import annotations
 
@@ -9,6 +19,7 @@ import csv
 import importlib
 import io
 import json
+import math
 import pkgutil
 import sys
 from dataclasses import dataclass, field
@@ -32,22 +43,51 @@ class Figure:
     draw: Callable[["Context"], None]
     claims: tuple[str, ...]
     description: str
+    digits: int | None = None  # significant digits of the data file's floats (None: as computed)
+    floor: float = 0.0         # |x| < floor is written as 0.0
 
 
 _FIGURES: dict[str, Figure] = {}
 
 
-def figure(name: str, *, claims: Sequence[str] = ()):
-    """Register `draw(ctx)` as the figure `name`; `claims` are the ledger ids it illustrates."""
+def figure(name: str, *, claims: Sequence[str] = (), digits: int | None = None,
+           floor: float = 0.0):
+    """Register `draw(ctx)` as the figure `name`; `claims` are the ledger ids it illustrates;
+    `digits` and `floor` the precision of its data file (module docstring)."""
+    if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int)
+                               or not 1 <= digits <= 17):
+        raise ValueError(f"digits must be an int in 1..17 or None, got {digits!r}")
+    if not (isinstance(floor, (int, float)) and math.isfinite(floor) and floor >= 0):
+        raise ValueError(f"floor must be a finite float >= 0, got {floor!r}")
 
     def wrap(draw: Callable[[Context], None]):
         if name in _FIGURES and _FIGURES[name].draw is not draw:
             raise ValueError(f"figure {name} registered twice")
         doc = (draw.__doc__ or "").strip().splitlines()
-        _FIGURES[name] = Figure(name, draw, tuple(claims), doc[0] if doc else "")
+        _FIGURES[name] = Figure(name, draw, tuple(claims), doc[0] if doc else "", digits,
+                                float(floor))
         return draw
 
     return wrap
+
+
+def rounded(x: Any, digits: int | None, floor: float = 0.0) -> Any:
+    """`x` (JSON values, containers included) with every float rounded to `digits` significant
+    digits and every float with |x| < floor replaced by 0.0 (−0.0 by 0.0 too): the rounding of a
+    decimal string is exact and machine-independent, so two machines whose values differ in the
+    last bits write the same file unless a value lies on a rounding boundary. `digits=None` keeps
+    full precision (the floor still applies)."""
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            return x
+        if abs(x) < floor or x == 0.0:
+            return 0.0
+        return x if digits is None else float(f"{x:.{digits}g}")
+    if isinstance(x, dict):
+        return {k: rounded(v, digits, floor) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [rounded(v, digits, floor) for v in x]
+    return x
 
 
 def load() -> dict[str, Figure]:
@@ -92,6 +132,12 @@ class Context:
     def path(self, suffix: str) -> Path:
         return self.out / f"{self.name}{suffix}"
 
+    def _data(self, x: Any) -> Any:
+        """`x` as the data file holds it: JSON values at the figure's stated precision (a name
+        that is not registered, e.g. a test's probe, writes full precision)."""
+        spec = _FIGURES.get(self.name)
+        return rounded(claims.jsonable(x), spec.digits if spec else None, spec.floor if spec else 0.0)
+
     def save(self, fig: "plt.Figure", suffix: str = ".png") -> Path:
         """Save deterministically (no software/date metadata) and close the figure."""
         meta = {"Software": None} if suffix == ".png" else {"Date": None, "Creator": None}
@@ -101,15 +147,18 @@ class Context:
         return path
 
     def save_json(self, data: Mapping[str, Any]) -> Path:
+        """`<name>.json`: keys sorted, floats at the figure's precision."""
         return atomic_write_text(self.path(".json"),
-                                 json.dumps(claims.jsonable(data), indent=2, sort_keys=True) + "\n")
+                                 json.dumps(self._data(data), indent=2, sort_keys=True) + "\n")
 
     def save_csv(self, header: Sequence[str], rows: Sequence[Sequence[Any]]) -> Path:
+        """`<name>.csv`: floats at the figure's precision, written as Python writes them (always
+        with a point or an exponent, so a float column never reads as integers)."""
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(header)
         for row in rows:
-            w.writerow([f"{v:.10g}" if isinstance(v, float) else v for v in claims.jsonable(row)])
+            w.writerow([repr(v) if isinstance(v, float) else v for v in self._data(row)])
         return atomic_write_text(self.path(".csv"), buf.getvalue())
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:

@@ -14,7 +14,14 @@ LABELS = {"classical": "classical flow (21), Euler", "explicit_euler": "explicit
           "conformal_midpoint": "conformal midpoint"}
 
 
-@figure("accelerated-vs-classical", claims=["sympformer:abstract", "sympformer:eq-15-on-34"])
+# Data precision (figures/_registry.py): the abstract's check compares energies between schemes
+# (ratios far from 1) and the defects against 1e-10; 6 digits show both. Defects below 1e-13 are
+# the float64 rounding of DᵀJD (~1e-16 here; the energies are >= 7e-5 in absolute value): 0.0.
+DIGITS, FLOOR = 6, 1e-13
+
+
+@figure("accelerated-vs-classical", claims=["sympformer:abstract", "sympformer:eq-15-on-34"],
+        digits=DIGITS, floor=FLOOR)
 def draw(ctx: Context) -> None:
     """F^lin and F^SM after k counted oracle calls (best step size/damping per k); conformal defect on (34)."""
     ev = ctx.evidence("sympformer:abstract").numbers

@@ -25,7 +25,12 @@ def _paper_ratios() -> dict[str, tuple[float, float]]:
     return out
 
 
-@figure("bench-training", claims=CLAIMS)
+# Data precision (figures/_registry.py): medians and CIs of the committed timings (run-to-run
+# noise ~1e-2); the claims compare CIs with thresholds such as 1.10; 6 digits.
+DIGITS, FLOOR = 6, 0.0
+
+
+@figure("bench-training", claims=CLAIMS, digits=DIGITS, floor=FLOOR)
 def draw(ctx: Context) -> None:
     """Training throughput: vanilla vs torch reference (tokens/s), each variant's step-time ratio."""
     verdicts = {cid: ctx.evidence(cid).verdict for cid in CLAIMS}

@@ -11,7 +11,12 @@ from particles.lm.variants import VARIANTS
 CLAIM = "momentum_streams:sec-6.1-flatness"
 
 
-@figure("flatness", claims=[CLAIM])
+# Data precision (figures/_registry.py): means, CIs and tests over seeds of the committed
+# diagnostics, decided at 3 digits on the page (seed noise ~1e-2 relative); 6 digits.
+DIGITS, FLOOR = 6, 0.0
+
+
+@figure("flatness", claims=[CLAIM], digits=DIGITS, floor=FLOOR)
 def draw(ctx: Context) -> None:
     """tr(H)/N, λ_max and the filter-normalized loss curve per variant (mean ± std over seeds)."""
     ev = ctx.evidence(CLAIM)

@@ -10,7 +10,13 @@ from particles import oscillator, sp_rollouts, sp_train
 from figures.oscillator_rollouts import LABELS
 
 
-@figure("oscillator-energy", claims=["sp_transformer:fig-7ab", "sp_transformer:fig-7cd"])
+# Data precision (figures/_registry.py): energies of the committed rollouts (8 digits, float32
+# networks) and of implicit midpoint; the check reads relative energy changes at 3 digits; 6 digits.
+DIGITS, FLOOR = 6, 0.0
+
+
+@figure("oscillator-energy", claims=["sp_transformer:fig-7ab", "sp_transformer:fig-7cd"],
+        digits=DIGITS, floor=FLOOR)
 def draw(ctx: Context) -> None:
     """H(ẑ(t)) per network (all seeds) and for implicit midpoint on [0, 600]."""
     change = {**ctx.evidence("sp_transformer:fig-7cd").numbers.get("energy_relative_change", {})}

@@ -18,10 +18,16 @@ CURVES = [  # (key in the rates table, label, style)
 ]
 
 
+# Data precision (figures/_registry.py): ρ and 1 − ρ (>= 1e-2) as drawn; 6 digits of ρ give 1 − ρ
+# to 4 digits. The claims' 1e-7..1e-9 agreements are in the ledger's evidence; the minimax values
+# here come from Nelder–Mead, reproducible across machines only to its tolerance.
+DIGITS, FLOOR = 6, 0.0
+
+
 @figure("rates-vs-kappa", claims=["momentum_streams:nesterov-rate-text",
                                   "momentum_streams:tmm-optimal-quadratics-text",
                                   "momentum_streams:lemma-F.1", "momentum_streams:lemma-F.2",
-                                  "momentum_streams:cor-F.3"])
+                                  "momentum_streams:cor-F.3"], digits=DIGITS, floor=FLOOR)
 def draw(ctx: Context) -> None:
     """Worst-case spectral radius over [μ, L] against κ for every method and tuned family."""
     table = ctx.evidence("momentum_streams:nesterov-rate-text").numbers["rates_table"]

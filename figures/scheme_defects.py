@@ -16,8 +16,16 @@ COLORS = {name: f"C{i}" for i, name in enumerate(LABELS)}
 FLOOR = 1e-17  # plotted in place of an exact zero
 
 
+# Data precision (figures/_registry.py): a scheme is conformally symplectic when its relative
+# defect is < 1e-12 (the check), and not when it is > 1e-6; the structure-preserving schemes sit at
+# the float64 rounding level (<= 1e-15), written as 0.0 below DATA_FLOOR, the others (>= 6e-6)
+# at 6 digits.
+DIGITS, DATA_FLOOR = 6, 1e-13
+
+
 @figure("scheme-defects", claims=["sympformer:eq-14", "sympformer:eq-15",
-                                  "sympformer:eq-15-nonseparable", "sympformer:eq-15-on-34"])
+                                  "sympformer:eq-15-nonseparable", "sympformer:eq-15-on-34"],
+        digits=DIGITS, floor=DATA_FLOOR)
 def draw(ctx: Context) -> None:
     """Max relative conformal defect (factor σ_k) over sample points, per scheme and step size;
     third panel: the same defect of each scheme on the softmax system (34) (claim eq-15-on-34)."""

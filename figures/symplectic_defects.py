@@ -19,9 +19,17 @@ MAPS = [
 FLOOR = 1e-17  # values below are float64 rounding; drawn at the floor of the log axis
 
 
+# Data precision (figures/_registry.py): the claims separate a preserved structure (defect
+# < 1e-12·‖D‖², rounding level, here <= 5e-12 raw) from a violation (> 1e-6·‖D‖², here >= 1e-2
+# raw); DATA_FLOOR sits in that gap: the rounding-level samples are written as 0.0, the others at
+# 6 digits.
+DIGITS, DATA_FLOOR = 6, 1e-8
+
+
 @figure("symplectic-defects", claims=["sp_transformer:eq-15-16", "sp_transformer:eq-21-volume",
                                       "sp_transformer:eq-21-not-symplectic",
-                                      "sp_transformer:softmax-not-symplectic"])
+                                      "sp_transformer:softmax-not-symplectic"],
+        digits=DIGITS, floor=DATA_FLOOR)
 def draw(ctx: Context) -> None:
     """Symplectic defect ‖DφᵀJDφ − J‖_F and log|det Dφ| over random inputs and weights: SympNet,
     structure-preserving (Cayley) attention with general and skew A, softmax attention."""

@@ -7,7 +7,14 @@ import numpy as np
 from figures import Context, figure
 
 
-@figure("threshold-N0", claims=["momentum_streams:thm-F.4", "momentum_streams:lemma-F.2"])
+# Data precision (figures/_registry.py): the checks read integer depths N*, N₀ off curves of
+# powers ρ^N and filter maxima (relative accuracy ~1e-15; numpy's power differs in the last bit
+# between float kernels); 6 digits draw the curves, the depths are integers.
+DIGITS, FLOOR = 6, 0.0
+
+
+@figure("threshold-N0", claims=["momentum_streams:thm-F.4", "momentum_streams:lemma-F.2"],
+        digits=DIGITS, floor=FLOOR)
 def draw(ctx: Context) -> None:
     """Printed N₀ (with constants valid to depth 12 / 48) vs the true crossing depth N*(κ)."""
     num = ctx.evidence("momentum_streams:thm-F.4").numbers

@@ -47,7 +47,12 @@ def _panel(ax, rows: dict[str, str], study: str, seeds: list[int], title: str) -
     return data
 
 
-@figure("training-curves", claims=list(PANELS))
+# Data precision (figures/_registry.py): mean ± std validation curves over seeds of the committed
+# runs; the papers print 4 decimals (losses ~1-3): 6 digits.
+DIGITS, FLOOR = 6, 0.0
+
+
+@figure("training-curves", claims=list(PANELS), digits=DIGITS, floor=FLOOR)
 def draw(ctx: Context) -> None:
     """Validation loss vs step per variant of each table, mean ± std over the claim's paired
     seeds (over each arm's committed seeds while the claim has no paired seed)."""

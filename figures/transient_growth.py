@@ -10,7 +10,13 @@ LABELS = {"heavy_ball_tuned": "heavy ball (Lemma F.2 tuning)",
           "nesterov_classical": "NAG (classical tuning)", "tmm_vsfl": "TMM (VSFL tuning)"}
 
 
-@figure("transient-growth", claims=["momentum_streams:lemma-F.2"])
+# Data precision (figures/_registry.py): ‖T^N‖/ρ^N of 2×2 iteration matrices, computed by
+# products that keep relative accuracy (the smallest, ~1e-18, decay geometrically and are
+# accurate); the check compares with 1 + (1+ρ)N at 1e-9 relative: 6 digits draw the curves.
+DIGITS, FLOOR = 6, 0.0
+
+
+@figure("transient-growth", claims=["momentum_streams:lemma-F.2"], digits=DIGITS, floor=FLOOR)
 def draw(ctx: Context) -> None:
     """‖T(λ)^N‖/ρ^N against depth N at λ = μ, √(μL), L (κ = 100): no constant C_mom bounds it."""
     data = ctx.evidence("momentum_streams:lemma-F.2").numbers["power_norm_over_rho^N_kappa100"]

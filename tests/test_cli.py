@@ -71,6 +71,9 @@ BAD_INPUTS = [
      "give a file path"),
     ("figures", lambda t: ["--quick", "--out"], "--out", "expected one argument"),
     ("figures", lambda t: ["--quick", "--bogus"], "--bogus", "unrecognized arguments"),
+    ("figures", lambda t: ["--check", "--quick"], "--quick", "drop --quick"),
+    ("figures", lambda t: ["--check", "--recompute"], "--recompute", "drop --recompute"),
+    ("figures", lambda t: ["--check", "--out", t / "new"], "--out", "drop --out"),
     ("claims", lambda t: ["--budget", "medium"], "--budget", "choose from 'quick', 'full'"),
     ("claims", lambda t: ["--only", "no-such-paper"], "--only", "papers are ['heatflow'"),
     ("claims", lambda t: ["--only", "yurii:no-such-claim"], "--only", "python -m claims --list"),
@@ -134,8 +137,9 @@ def test_output_rule(quick, only, out, ledger, expected):
 
 
 def test_quick_run_writes_only_inside_its_out(tmp_path, monkeypatch):
-    """`python -m figures --quick` (one figure and the ledger page) writes runs/figures/quick/ and
-    nothing else: the repository root is moved to tmp_path, docs/ is compared byte for byte."""
+    """`python -m figures --quick` (one figure, the ledger page and the coverage page next to it)
+    writes runs/figures/quick/ and nothing else: the repository root is moved to tmp_path, docs/
+    is compared byte for byte."""
     monkeypatch.setattr(figures_cli, "ROOT", tmp_path)
     few = [claims.load()[i] for i in ("sp_transformer:eq-4", "yurii:param-count")]
     monkeypatch.setattr(claims, "select", lambda only=None: few)
@@ -143,7 +147,8 @@ def test_quick_run_writes_only_inside_its_out(tmp_path, monkeypatch):
     assert figures_cli.main(["--quick", "--only", "symplectic-defects", "ledger"]) == 0
     written = sorted(_digests(tmp_path))
     assert written == sorted(f"runs/figures/quick/{n}" for n in
-                             ("claims.md", "symplectic-defects.png", "symplectic-defects.csv"))
+                             ("claims.md", "coverage.md", "symplectic-defects.png",
+                              "symplectic-defects.csv"))
     assert "`yurii:param-count`" in (tmp_path / "runs/figures/quick/claims.md").read_text()
     assert _digests(DOCS) == docs_before
 
