@@ -14,7 +14,10 @@ Each strategy states what it promises; tests/test_strategies.py checks every pro
 * `skew_symmetric_matrices`: Aᵀ = −A exactly (bit for bit);
 * `symplectic_matrices`: Mᵀ J M = J with J = [[0, I_d], [−I_d, 0]] (seed 001 §1) to float64
   rounding, as products of exact symplectic shears [[I, S], [0, I]] and [[I, 0], [S, I]]
-  (S symmetric); shears generate the symplectic group.
+  (S symmetric); shears generate the symplectic group;
+* `energy_shell_states`: states z with H(z) = E (|H(z) − E| ≤ 1e-12 · max(1, |E|)) for the
+  Hamiltonian H you give, on a fixed shell or one drawn from a range: initial conditions for
+  `particles.verify.assert_energy_bounded` and for anything that conserves H.
 
 Random matrices are drawn from a numpy Generator seeded by a drawn integer: hypothesis shrinks
 sizes, ranges and seeds, not single entries.
@@ -24,11 +27,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from hypothesis import reject
 from hypothesis import strategies as st
+from scipy.optimize import brentq
 
-from theory.checks import positive, positive_int
+from theory.checks import positive, positive_int, real
 
-__all__ = ["spd_matrices", "skew_symmetric_matrices", "symplectic_matrices"]
+__all__ = ["spd_matrices", "skew_symmetric_matrices", "symplectic_matrices", "energy_shell_states"]
 
 _SEEDS = st.integers(0, 2**32 - 1)
 
@@ -127,3 +132,68 @@ def symplectic_matrices(d=st.integers(1, 3), shears=st.integers(1, 4), scale=(0.
         return M
 
     return draw_symplectic()
+
+
+# |H(z) − E| ≤ SHELL_RTOL · max(1, |E|) for every state `energy_shell_states` yields
+SHELL_RTOL = 1e-12
+
+
+def energy_shell_states(H, energy, center, n=None, max_radius: float = 1e6
+                        ) -> st.SearchStrategy[np.ndarray]:
+    """States z ∈ R^m on the energy shell H(z) = E: float64 arrays of shape (m,) (n None) or
+    (n, m), with |H(z) − E| ≤ 1e-12 · max(1, |E|) (`SHELL_RTOL`) for every row.
+
+    H: a callable on a float64 array of shape (m,) returning a real number (numpy; wrap a torch
+    H as `lambda z: float(H(torch.from_numpy(z)))`). energy: a real E, or a pair (lo, hi) from
+    which one E per example is drawn uniformly (all n states share it). center: a point of
+    shape (m,) with H(center) < E (lo for a range), e.g. the minimum of the potential.
+    n: None, an int or a strategy of ints. max_radius: how far along a ray the shell is sought.
+
+    Each state is z = center + r u with u uniform on the unit sphere (a normalized Gaussian) and
+    r the first crossing of the ray with the shell: bracketed by doubling r from 1e-3 until
+    H(center + r u) > E, then located by Brent's method to machine precision. The shell need not
+    be convex or bounded in every direction (a ray that never reaches E within `max_radius`, or
+    a crossing H cannot resolve to the promised accuracy, is rejected and redrawn); the states
+    are not uniform in the shell's area measure. For H = |p|²/2 + V(q) (pendulum, Hénon–Heiles)
+    every direction reaches any E above the minimum."""
+    if not callable(H):
+        raise TypeError(f"H must be a callable on float64 arrays, got {type(H).__name__}")
+    if isinstance(energy, (tuple, list)):
+        if len(energy) != 2:
+            raise TypeError(f"energy must be a number or a pair (lo, hi), got {energy!r}")
+        lo, hi = (real(e, "energy") for e in energy)
+        if hi < lo:
+            raise ValueError(f"energy must satisfy lo <= hi, got {energy!r}")
+    else:
+        lo = hi = real(energy, "energy")
+    c = np.asarray(center, dtype=np.float64)
+    if c.ndim != 1 or not c.size or not np.all(np.isfinite(c)):
+        raise ValueError(f"center must be a finite point of shape (m,), got {center!r}")
+    H0 = real(H(c), "H(center)")
+    if not H0 < lo:
+        raise ValueError(f"center must lie below the shell: H(center) = {H0!r} is not < E = {lo!r}")
+    r_max = positive(max_radius, "max_radius")
+    ns = None if n is None else sizes(n, "n")
+
+    def on_shell(E: float, u: np.ndarray) -> np.ndarray:
+        r = 1e-3
+        while H(c + r * u) <= E:
+            r *= 2
+            if r > r_max:
+                reject()  # this ray does not reach the shell
+        r = brentq(lambda s: H(c + s * u) - E, r / 2 if r > 1e-3 else 0.0, r, xtol=1e-300,
+                   rtol=4 * np.finfo(np.float64).eps)
+        z = c + r * u
+        if abs(H(z) - E) > SHELL_RTOL * max(1.0, abs(E)):
+            reject()
+        return z
+
+    @st.composite
+    def draw_states(draw) -> np.ndarray:
+        E = lo if lo == hi else draw(st.floats(lo, hi))
+        k = 1 if ns is None else draw(ns)
+        g = np.random.default_rng(draw(_SEEDS)).standard_normal((k, c.size))
+        Z = np.stack([on_shell(E, u / np.linalg.norm(u)) for u in g])
+        return Z[0] if ns is None else Z
+
+    return draw_states()

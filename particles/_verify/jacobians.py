@@ -1,0 +1,227 @@
+"""particles.verify, measurements: Jacobians of a map at a batch of points (vmap of jacrev, or
+per point with autograd where f cannot run under vmap), checked for determinism and finiteness,
+and the algebra on them (`theory.symplectic`: DᵀJD − cJ, slogdet).
+"""
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import torch
+from torch.func import jacrev, vmap
+
+from particles._verify.outcome import (RTOL_ULPS, Map, NonFiniteError, check_map, check_x,
+                                       differing, name_of, nondeterministic, output_selector,
+                                       point_label, select_output, show)
+from theory import symplectic as sy
+from theory.checks import positive_int, real
+
+
+# Relative disagreement between an autograd directional derivative and a central difference
+# above which the per-point (no-vmap) Jacobian is refused as not f's (the graph was left).
+_FD_MISMATCH = 0.1
+
+def canonical_J(n: int, *, dtype: torch.dtype = torch.float64, device=None) -> torch.Tensor:
+    """J = [[0, I_d], [−I_d, 0]] of size n = 2d (seed 001 §1), as a tensor."""
+    n = positive_int(n, "n")
+    if n % 2:
+        raise ValueError(f"n must be even (a (q, p) state in R^(2d)), got {n}")
+    return torch.as_tensor(sy.canonical_J(n // 2), dtype=dtype, device=device)
+
+
+def form_of(J, n: int, name: str, device) -> torch.Tensor:
+    """J as a float64 (n, n) tensor; canonical when None. Antisymmetric and invertible, or raise."""
+    if J is None:
+        if n % 2:
+            space = "x" if name == "J" else "f(x)"
+            raise ValueError(f"{space}: the flattened state has odd dimension {n}; {name} defaults "
+                             f"to [[0, I], [-I, 0]] on (q, p) in R^(2d): pass {name} for another form")
+        return canonical_J(n, device=device)
+    if not isinstance(J, (torch.Tensor, np.ndarray)):
+        raise TypeError(f"{name} must be a torch.Tensor or numpy array, got {type(J).__name__}")
+    J = torch.as_tensor(J).to(device=device, dtype=torch.float64)
+    if J.shape != (n, n):
+        raise ValueError(f"{name} must be {n}×{n} to match the state, got shape {tuple(J.shape)}")
+    if not torch.isfinite(J).all():
+        raise ValueError(f"{name} contains NaN or inf")
+    size = J.abs().max().item()
+    if size == 0 or (J + J.T).abs().max().item() > 1e-12 * size:
+        raise ValueError(f"{name} must be antisymmetric and non-zero ({name}ᵀ = -{name})")
+    sv = torch.linalg.svdvals(J)
+    if sv[-1] <= n * torch.finfo(torch.float64).eps * sv[0]:
+        raise ValueError(f"{name} must be invertible (smallest singular value {sv[-1].item():.3g})")
+    return J
+
+
+def factor_of(factor, batch: torch.Size, device) -> tuple[torch.Tensor, float, str]:
+    """(c as float64 over the batch, the relative rounding of c as given, how it was given).
+
+    A tensor factor is taken exactly at its own precision (a float32 0-d tensor beside a
+    float64 map carries float32 rounding: eps(float32) · |c| joins the tolerance)."""
+    if isinstance(factor, torch.Tensor):
+        if factor.is_complex() or factor.dtype == torch.bool:
+            raise TypeError(f"factor must be real, got a {factor.dtype} tensor")
+        c = factor.detach().to(device=device, dtype=torch.float64)
+        if not torch.isfinite(c).all():
+            raise ValueError("factor contains NaN or inf")
+        try:
+            c = torch.broadcast_to(c, batch)
+        except RuntimeError:
+            raise ValueError(f"factor of shape {tuple(c.shape)} does not broadcast to the batch "
+                             f"shape {tuple(batch)} of x") from None
+        eps = torch.finfo(factor.dtype).eps if factor.is_floating_point() else 0.0
+        return c, eps, f"a {factor.dtype} tensor"
+    value = real(factor, "factor")
+    return (torch.full(batch, value, dtype=torch.float64, device=device),
+            torch.finfo(torch.float64).eps, "a Python number")
+
+
+# ------------------------------------------------------------------ Jacobians
+
+
+
+
+def _checked_outputs(Y: torch.Tensor, Y2: torch.Tensor, X: torch.Tensor, name: str, batch) -> None:
+    """Two evaluations of f at the points X (rows): equal bit for bit, and finite."""
+    differ = differing(Y, Y2)
+    if differ.any():
+        i = int(torch.argmax(differ.any(-1).int()))
+        gap = (Y[i].double() - Y2[i].double()).abs().nan_to_num(nan=math.inf).max().item()
+        raise nondeterministic(name, f"two calls on the same input differ by up to {gap:.3e} "
+                                      f"at point {point_label(i, batch)}")
+    bad = ~torch.isfinite(Y)
+    if bad.any():
+        i = int(torch.argmax(bad.any(-1).int()))
+        raise NonFiniteError(f"f = {name} returned NaN or inf at point {point_label(i, batch)}: "
+                             f"f(x) = {show(Y[i])} for x = {show(X[i])}")
+
+
+def _per_point_jacobian(flat, X: torch.Tensor, Y: torch.Tensor, name: str, batch,
+                        vmap_error: Exception) -> torch.Tensor:
+    """Jacobians one point at a time with torch.autograd (f does not run under vmap), each
+    checked against a central difference along a random direction: a value f depends on that
+    leaves the graph (.item(), numpy) would make it a Jacobian of another map."""
+    why = str(vmap_error).splitlines()[0][:200]
+    fix = (f"f = {name} does not run under torch.func.vmap ({why}), and its per-point autograd "
+           "Jacobian")
+    how = ("Fix: write f with torch operations only (torch.sin, not np.sin; keep tensors instead "
+           "of .item() / float() of values the output depends on; no requires_grad_() on its input)")
+    g = torch.Generator().manual_seed(0)
+    eps = torch.finfo(X.dtype).eps
+    Ds = []
+    for i, xi in enumerate(X):
+        try:
+            Di = torch.autograd.functional.jacobian(flat, xi, strict=True, vectorize=False)
+        except RuntimeError as err:
+            raise ValueError(f"{fix} cannot be taken either: {str(err).splitlines()[0][:200].rstrip('.')}. "
+                             f"{how}") from err
+        v = torch.randn(xi.shape, generator=g, dtype=torch.float64).to(xi)
+        v = v / v.abs().max()
+        step = eps ** (1 / 3) * max(1.0, xi.abs().max().item())
+        # in the caller's grad mode: f may differentiate inside (a force as −∇H by autograd)
+        fd = ((flat(xi + step * v) - flat(xi - step * v)) / (2 * step)).detach().double()
+        dv = (Di.double() @ v.double())
+        size = max(dv.abs().max().item(), fd.abs().max().item())
+        noise = RTOL_ULPS * eps * max(1.0, Y[i].abs().max().item()) / step
+        mismatch = (fd - dv).abs().max().item()
+        if size > noise and mismatch > _FD_MISMATCH * size:
+            raise ValueError(f"{fix} disagrees with finite differences at point {point_label(i, batch)} "
+                             f"(|Df·v − (f(x+εv) − f(x−εv))/2ε| = {mismatch:.3e} against "
+                             f"{size:.3e}): f leaves the autograd graph. {how}")
+        Ds.append(Di)
+    return torch.stack(Ds)
+
+
+def checked_jacobian(f: Map, x: torch.Tensor, event_dims: int, output) -> tuple[torch.Tensor, tuple[str, ...]]:
+    """(D, notes): D = Df at every point of x (batch + (m, n), dtype of f's output), after two
+    evaluations of f at the points (equal and finite, or raise naming f and the point)."""
+    name = name_of(f)
+    batch, event = x.shape[: x.ndim - event_dims], x.shape[x.ndim - event_dims:]
+    X = x.reshape(-1, math.prod(event))
+
+    def flat(v: torch.Tensor) -> torch.Tensor:
+        return select_output(f(v.reshape(event)), output, name).reshape(-1)
+
+    notes: tuple[str, ...] = ()
+    try:
+        Y, Y2 = vmap(flat)(X), vmap(flat)(X)
+    except Exception as err:  # noqa: BLE001  f's own errors are raised again below, point by point
+        # (a random operation under vmap too: called twice point by point, a seeded one passes)
+        Y, Y2 = (torch.stack([flat(xi) for xi in X]) for _ in range(2))
+        _checked_outputs(Y, Y2, X, name, batch)
+        D = _per_point_jacobian(flat, X, Y, name, batch, err)
+        notes = (f"f does not run under torch.func.vmap ({str(err).splitlines()[0][:120]}): its "
+                 "Jacobian was taken point by point with torch.autograd and checked against a "
+                 "central difference",)
+    else:
+        _checked_outputs(Y, Y2, X, name, batch)
+        D = vmap(jacrev(flat))(X)
+    bad = ~torch.isfinite(D)
+    if bad.any():
+        i = int(torch.argmax(bad.flatten(1).any(-1).int()))
+        r, c = divmod(int(torch.argmax(bad[i].reshape(-1).int())), D.shape[-1])
+        raise NonFiniteError(f"the Jacobian of f = {name} contains NaN or inf at point "
+                             f"{point_label(i, batch)}, entry ({r}, {c}), where f is finite; "
+                             f"x = {show(X[i])}")
+    return D.reshape(*batch, D.shape[-2], D.shape[-1]), notes
+
+
+def jacobian(f: Map, x: torch.Tensor, *, event_dims: int = 1, output=None) -> torch.Tensor:
+    """Batched Jacobian of `f` at the points `x`: shape batch + (m, n), m and n the flattened
+    output and input sizes of one point (the last `event_dims` axes of `x`), by
+    `torch.func.vmap(torch.func.jacrev(f))`, in the dtype of `x`. `f` maps one point to one
+    output (`output` selects it from a tuple / dict); row-major flattening makes a 2d×T matrix Z
+    into Z_vec of seed 001 eq. (18). f is evaluated twice first: NondeterministicError or
+    NonFiniteError (naming f and the point) when the two differ or are not finite. An f that
+    cannot run under vmap (.item(), data-dependent control flow) is differentiated point by
+    point with torch.autograd (a UserWarning says so), checked against a central difference."""
+    check_map(f)
+    event_dims = positive_int(event_dims, "event_dims")
+    x = check_x(x, floating=True, min_ndim=event_dims, event_dims=event_dims)
+    D, notes = checked_jacobian(f, x, event_dims, output_selector(output))
+    for note in notes:
+        warnings.warn(note, stacklevel=2)
+    return D
+
+
+def np64(D: torch.Tensor) -> np.ndarray:
+    return D.detach().to(torch.float64).cpu().numpy()
+
+
+def symplectic_residual(f: Map, x: torch.Tensor, *, J=None, J_out=None, factor=1.0,
+                        event_dims: int = 1, output=None) -> tuple[torch.Tensor, torch.Tensor]:
+    """(R, D) with D = D f(x) (dtype of x) and R = Dᵀ J_out D − factor · J in float64, batched.
+
+    J is the form on the input space (canonical [[0, I], [−I, 0]] by default), J_out the form on
+    the output space (J when both spaces have the same dimension, else canonical): maps between
+    spaces of different dimension (seed 001 eq. (31)) are covered. R = 0 iff f is (conformally,
+    with `factor`) symplectic at x; `factor` is a real number or a tensor over the batch."""
+    D = jacobian(f, x, event_dims=event_dims, output=output)
+    return residual_of(D, J, J_out, factor_of(factor, D.shape[:-2], D.device)[0])[0], D
+
+
+def residual_of(D: torch.Tensor, J, J_out, c: torch.Tensor):
+    m, n = D.shape[-2:]
+    J = form_of(J, n, "J", D.device)
+    J_out = J if J_out is None and m == n else form_of(J_out, m, "J_out", D.device)
+    R = sy.conformal_residual(np64(D), c.cpu().numpy(), J_out.cpu().numpy(), J.cpu().numpy())
+    return torch.from_numpy(np.asarray(R)).to(D.device), J, J_out
+
+
+def signed_log_volume(D: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    if D.shape[-1] != D.shape[-2]:
+        raise ValueError(f"f must map a state to a state of the same size for a volume, got a "
+                         f"{D.shape[-2]}×{D.shape[-1]} Jacobian")
+    return tuple(torch.from_numpy(np.asarray(v)).to(D.device)
+                 for v in sy.signed_log_volume(np64(D)))
+
+
+def log_volume(f: Map, x: torch.Tensor, *, event_dims: int = 1, output=None
+               ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(sign, log|det D f(x)|, D) by slogdet (`theory.symplectic.signed_log_volume`) on a float64
+    copy of the Jacobian (log|det| = 0 iff volume preserving; −inf if singular), batched (0-d
+    tensors for a single state)."""
+    D = jacobian(f, x, event_dims=event_dims, output=output)
+    sign, logabsdet = signed_log_volume(D)
+    return sign, logabsdet, D

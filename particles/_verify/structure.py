@@ -1,0 +1,162 @@
+"""particles.verify, structure of a map: the symplectic, conformally symplectic and
+volume-preserving assertions (seed 001 §1), each deciding holds / violated / undecidable.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from particles._verify.jacobians import checked_jacobian, factor_of, residual_of, signed_log_volume
+from particles._verify.outcome import (RESOLUTION, RTOL_ULPS, Map, SymplecticReport, VolumeReport,
+                                       check_map, check_x, conclude, eps_of, name_of,
+                                       output_selector, point_label, scalar, tolerance_or_none)
+from theory.checks import positive, positive_int
+
+
+# ------------------------------------------------------------------ symplectic and volume
+
+
+def _structure_args(f, x, event_dims, rtol, atol, resolution, output):
+    check_map(f)
+    event_dims = positive_int(event_dims, "event_dims")
+    x = check_x(x, floating=True, min_ndim=event_dims, structure=True, event_dims=event_dims)
+    return (x, event_dims, tolerance_or_none(rtol, "rtol"), tolerance_or_none(atol, "atol"),
+            positive(scalar(resolution, "resolution"), "resolution"), output_selector(output))
+
+
+def _undecidable_fix(dtype: torch.dtype) -> str:
+    better = "float64 (module.double(), x.double())" if dtype != torch.float64 else "a better-conditioned region"
+    return (f"the tolerance at {dtype} cannot resolve a defect of that size: a violation this small "
+            f"cannot be told from rounding. Fix: run f and x in {better}, or pass resolution=... "
+            "to accept a coarser pass")
+
+
+def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims, output,
+                      check: str) -> SymplecticReport:
+    x, event_dims, rtol, atol, resolution, output = _structure_args(f, x, event_dims, rtol, atol,
+                                                                    resolution, output)
+    D, notes = checked_jacobian(f, x, event_dims, output)
+    batch = D.shape[:-2]
+    if factor is None:  # symplectic: c = 1 exactly
+        c, c_eps, given = torch.ones(batch, dtype=torch.float64, device=D.device), 0.0, ""
+    else:
+        c, c_eps, given = factor_of(factor, batch, D.device)
+    R, J_in, J_out = residual_of(D, J, J_out, c)
+    rtol = RTOL_ULPS * eps_of(x.dtype, D.dtype) if rtol is None else rtol
+    atol = 0.0 if atol is None else atol
+    # |δ(DᵀJD)| ≤ 2‖D‖‖J_out‖‖δD‖ for a Jacobian error δD: the scale is ‖D‖_F² ‖J_out‖₂ per point;
+    # a factor given at lower precision adds its own rounding eps(factor) · |c| · max|J|
+    J_max = J_in.abs().max()
+    norm = (torch.linalg.matrix_norm(D.detach().to(torch.float64)) ** 2
+            * torch.linalg.matrix_norm(J_out, ord=2)).reshape(-1)
+    c = c.reshape(-1)
+    tol = atol + rtol * norm + c_eps * c.abs() * J_max
+    defect = R.abs().amax(dim=(-2, -1)).reshape(-1)
+    ref = torch.where(c != 0, c.abs(), torch.ones_like(c)) * J_max  # the size of c·J
+    rel = tol / ref
+    bad = defect > tol
+    worst = int(torch.argmax(defect - tol if bad.any() else defect))
+    Rw = R.reshape(-1, *R.shape[-2:])[worst]
+    i, j = divmod(int(torch.argmax(Rw.abs())), Rw.shape[-1])
+    outcome = ("violated" if bad.any() else
+               "undecidable" if (rel > resolution).any() else "holds")
+    form = "[[0, I], [-I, 0]]" if J is None else "the J given"
+    factor_rule = "" if factor is None else (
+        f" + factor rounding {c_eps!r} × |c| max|J| (c = {c[worst].item()!r}, {given})")
+    if outcome == "undecidable":
+        notes += (_undecidable_fix(x.dtype),)
+    report = SymplecticReport(
+        check=check, f=name_of(f), outcome=outcome, max_defect=defect[worst].item(),
+        tolerance=tol[worst].item(), resolution=rel.max().item(), points=defect.numel(),
+        violating=int(bad.sum()), dtype=x.dtype,
+        measure="max|Dfᵀ J Df - J|" if factor is None else "max|Dfᵀ J Df - c·J|",
+        where=f"at point {point_label(worst, batch)}, entry ({i}, {j})",
+        rule=f"atol {atol!r} + rtol {rtol!r} × ‖Df‖_F²‖J‖₂ ({norm[worst].item():.3g} at that "
+             f"point){factor_rule}; J = {form}",
+        scale=f"relative to max|c·J| (a pass needs at most resolution={resolution!r} at every point)",
+        notes=notes, residual=R, jacobian=D)
+    return conclude(report)
+
+
+def assert_symplectic(f: Map, x: torch.Tensor, *, J=None, J_out=None, rtol=None, atol=None,
+                      resolution=RESOLUTION, event_dims: int = 1, output=None) -> SymplecticReport:
+    """Assert D f(x)ᵀ J D f(x) = J at every point of `x` (seed 001 §1: symplectic maps).
+
+    x: one state (shape (2d,)) or a batch (B, 2d) (`event_dims` trailing axes per state).
+    J defaults to [[0, I_d], [−I_d, 0]] for a state (q, p) (first half q); any antisymmetric
+    invertible (n, n) matrix is accepted (J_out for the output space when its dimension differs).
+    `output` selects the state from a tuple / dict output (an index, a key or a callable).
+    The Jacobian is taken in the dtype of x (float32 or float64; half precision: TypeError); the
+    test is max_ij |(DᵀJD − J)_ij| ≤ atol + rtol · ‖D‖_F² ‖J_out‖₂ per point, with
+    rtol = 16 · eps(dtype) (`RTOL_ULPS`) and atol = 0 by default (‖D‖_F² ≥ n for a symplectic D:
+    the tolerance grows with the size of the map); rtol/atol may be 0-d tensors.
+
+    Returns a `SymplecticReport` (the defect and tolerance at the worst point, the resolution
+    reached: tolerance / max|J|, the points checked; `.residual` = DᵀJD − J in float64).
+    Raises `StructureViolation` (AssertionError) when a point exceeds its tolerance, with the
+    defect, the tolerance, the point and the entry (i, j); `Undecidable` when every point is
+    within tolerance but some tolerance exceeds `resolution` (1e-3) relative to J: a large
+    Jacobian in float32 cannot tell a 1% defect from rounding. f is evaluated twice first:
+    `NondeterministicError` / `NonFiniteError` (ValueErrors naming f and the point)."""
+    return _symplectic_check(f, x, None, J, J_out, rtol, atol, resolution, event_dims, output,
+                             "symplectic")
+
+
+def assert_conformally_symplectic(f: Map, x: torch.Tensor, factor, *, J=None, J_out=None,
+                                  rtol=None, atol=None, resolution=RESOLUTION,
+                                  event_dims: int = 1, output=None) -> SymplecticReport:
+    """Assert D f(x)ᵀ J D f(x) = factor · J at every point (conformally symplectic, e.g. a damped
+    symplectic Euler step with factor e^{−γh} or 1 − γh). `factor` is a real number or a tensor
+    broadcastable to the batch shape of x, taken at its own precision: a float32 tensor factor
+    beside a float64 map adds its rounding eps(float32) · |c| · max|J| to the tolerance, and the
+    message prints c in full. Resolution relative to max|c·J|. J, tolerances, return value and
+    failures as `assert_symplectic`."""
+    return _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims, output,
+                             "conformally symplectic")
+
+
+def assert_volume_preserving(f: Map, x: torch.Tensor, *, rtol=None, atol=None,
+                             resolution=RESOLUTION, event_dims: int = 1, output=None
+                             ) -> VolumeReport:
+    """Assert |det D f(x)| = 1 at every point, via slogdet on a float64 copy of the Jacobian
+    (computed in the dtype of x; half precision: TypeError). Test per point:
+    |log|det D|| ≤ atol + rtol · Σ_ij |(D⁻¹)_ji D_ij|, the first-order effect on log|det| of a
+    relative error rtol in each entry of D (|tr(D⁻¹δD)| ≤ Σ|D⁻¹_ji||δD_ij|: n for a diagonal D
+    however ill-conditioned, at most n κ(D)), rtol = 16 · eps(dtype) and atol = 0 by default.
+
+    Returns a `VolumeReport` (`.sign` of det per point, −1 where the map reverses orientation;
+    `.log_volume`). Raises `StructureViolation` when a point exceeds its tolerance or D is
+    singular (the message gives the sign at the worst point); `Undecidable` when every point is
+    within tolerance but some tolerance exceeds `resolution` (in log|det|, i.e. relative volume);
+    NondeterministicError / NonFiniteError as `assert_symplectic`."""
+    x, event_dims, rtol, atol, resolution, output = _structure_args(f, x, event_dims, rtol, atol,
+                                                                    resolution, output)
+    D, notes = checked_jacobian(f, x, event_dims, output)
+    sign, logabsdet = signed_log_volume(D)
+    rtol = RTOL_ULPS * eps_of(x.dtype, D.dtype) if rtol is None else rtol
+    atol = 0.0 if atol is None else atol
+    D64 = D.detach().to(torch.float64)
+    inverse, info = torch.linalg.inv_ex(D64)
+    size = (inverse.transpose(-1, -2).abs() * D64.abs()).sum(dim=(-2, -1))
+    size = torch.where(info == 0, size, torch.full_like(size, math.inf)).reshape(-1)
+    tol = atol + rtol * size
+    ld = logabsdet.reshape(-1)
+    defect = ld.abs()
+    bad = ~torch.isfinite(ld) | (defect > tol)
+    worst = int(torch.argmax(torch.where(bad, defect - tol.nan_to_num(posinf=0.0), -math.inf)
+                             if bad.any() else defect))
+    outcome = "violated" if bad.any() else "undecidable" if (tol > resolution).any() else "holds"
+    if outcome == "undecidable":
+        notes += (_undecidable_fix(x.dtype),)
+    report = VolumeReport(
+        check="volume preserving", f=name_of(f), outcome=outcome, max_defect=defect[worst].item(),
+        tolerance=tol[worst].item(), resolution=tol.max().item(), points=ld.numel(),
+        violating=int(bad.sum()), dtype=x.dtype, measure="|log|det Df||",
+        where=f"at point {point_label(worst, D.shape[:-2])} (sign of det "
+              f"{int(sign.reshape(-1)[worst].item()):+d})",
+        rule=f"atol {atol!r} + rtol {rtol!r} × Σ_ij |(Df⁻¹)_ji (Df)_ij| ({size[worst].item():.3g} "
+             f"at that point; n = {D.shape[-1]} for a diagonal Df)",
+        scale=f"in log|det Df| (relative volume; a pass needs at most resolution={resolution!r})",
+        notes=notes, sign=sign, log_volume=logabsdet)
+    return conclude(report)
