@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from claims import Evidence, claim, decide
+from claims import Evidence, claim, decide_readings, reading
 from claims._attention_setup import LINEAR_SETUP, commuting_AB, f64, linear_problem
 from particles import accelerated as acc
 from particles import attention as att
@@ -105,54 +105,88 @@ def abstract_study(budget: str, seed: int = 0) -> dict:
     return study
 
 
+ABSTRACT_TEXT = ("We present implementable particle-based algorithms and demonstrate that the proposed "
+                 "accelerated attention blocks converge faster than the classical attention blocks while "
+                 "preserving the number of oracle calls.")
+
+
+def _on_every_draw(flags: list[bool]) -> bool | None:
+    """A reading's verdict over the independent draws: True if it holds on every draw, False if it
+    fails on every draw, None (undecided) if the draws disagree."""
+    return True if all(flags) else False if not any(flags) else None
+
+
 @claim("sympformer:abstract", locator="Abstract; Section 7 (Conclusion)",
        statement="accelerated attention blocks decrease the attention energy faster than the classical blocks "
                  "at the same (counted) number of oracle calls",
-       method="experiment", expect="fails", figures=["accelerated-vs-classical"], threads=1)
+       method="experiment", expect="holds", figures=["accelerated-vs-classical"], threads=1,
+       paper_text=ABSTRACT_TEXT,
+       referee="changed, fails -> holds with an ambiguity (issues 25, 28): the old verdict ranked the "
+               "schemes on F^SM too, which is unbounded below (the 'winner' is whichever flow diverged "
+               "further), and required every scheme at every budget. On the bounded F^lin the "
+               "abstract holds for the best accelerated scheme at every budget and for every scheme at "
+               "the largest budget, on every draw; it fails only if every proposed scheme must win from "
+               "k = 8 (explicit Euler and AB-2 do not). The paper's own demonstration is the training "
+               "of §6 (sympformer:table-1), reported as a reading")
 def abstract(budget: str) -> Evidence:
+    """'Converge faster' needs a target: decided on the linear-attention energy F^lin (V = -W, bounded
+    below with minimum 0), energy after k counted oracle calls, best (h, damping) per method and k,
+    on every independent draw. F^SM (29) is unbounded below for SPD A: its curves are reported, never
+    decided (a lower F^SM means tokens flying apart faster). Readings of "the proposed accelerated
+    attention blocks converge faster": (every) each of the five schemes below the classical flow at
+    every budget k; (best) the best of the proposed schemes below it at every k; (eventually) each
+    scheme below it at the largest budget; (training) the paper's own demonstration, §6's training
+    runs: the headline reading of sympformer:table-1."""
+    from claims.lm import symp_table_1
     K = 32 if budget == "quick" else 128
     budgets = [k for k in (8, 32, 128) if k <= K]
-    per_seed, counters = {}, {}
+    per_seed = {}
     for seed in SEEDS:
         study = abstract_study(budget, seed)
-        compare, counter = {}, []
-        for pname in ("linear", "softmax"):
-            best = study[pname]["best"]
-            cls = best["classical"]["energy"]
-            compare[pname] = {}
-            for name in ACCELERATED:
-                e = best[name]["energy"]
-                compare[pname][name] = {k: {"accelerated": e[k], "classical": cls[k], "faster": bool(e[k] < cls[k]),
-                                            "config": best[name]["config"][k]} for k in budgets}
-                counter += [(pname, name, k) for k in budgets if not e[k] < cls[k]]
-        per_seed[seed] = {"study": study, "comparison": compare}
-        counters[seed] = counter
-    first = per_seed[SEEDS[0]]
-    holds_at = [seed for seed in SEEDS if not counters[seed]]
-    wins = {seed: {p: {k: [n for n in ACCELERATED if c[p][n][k]["faster"]] for k in budgets}
-                   for p, c in ((p, per_seed[seed]["comparison"]) for p in ("linear", "softmax"))}
-            for seed in SEEDS}
-    return decide(
-        len(holds_at) == len(SEEDS), decided=not holds_at or len(holds_at) == len(SEEDS),
-        criterion="best energy after k counted oracle calls (CountingOracle: one call per new token "
-                  "configuration) over the step-size/damping grid; 'faster' iff accelerated < classical; the "
-                  "printed claim needs this for every scheme, k ∈ {8, 32, 128} (≤ budget) and both energies. "
-                  f"Replicated on {len(SEEDS)} independent draws of the particles (and of the softmax problem): "
-                  "holds if it holds on every draw, fails if a counterexample appears on every draw, "
-                  "inconclusive if the draws disagree",
-        numbers={"n_seeds": len(SEEDS), "seeds": list(SEEDS),
-                 "holds_at_seeds": holds_at,
-                 "losing_per_seed": {seed: len(counters[seed]) for seed in SEEDS},
-                 "comparison": first["comparison"], "accelerated_schemes_that_win": wins,
-                 "F0": {p: first["study"][p]["F0"] for p in ("linear", "softmax")},
-                 "curves": {p: {m: v["energy"] for m, v in first["study"][p]["best"].items()}
-                            for p in ("linear", "softmax")},
-                 "curves_seed": SEEDS[0],
-                 "K": K, "oracle_calls_per_step": "1 for every scheme (counted; (15) reuses M(x⁽ᵏ⁾))"},
-        counterexample=None if len(holds_at) == len(SEEDS) else {
-                        "losing (energy, scheme, k) per seed": {seed: c[:15] for seed, c in counters.items()},
-                        "note": "F^lin (V = −W): (15), (16), ETD-AB2 win from k = 8 (tuned h, α); explicit Euler "
-                                "and AB-2 lose until k = 32 and win at k = 128. F^SM (29) is unbounded below for "
-                                "A SPD, so 'converge' has no target; at the matched step h = 0.1 the classical "
-                                "flow lowers F^SM faster at every k. The printed (34) (potential N² too strong, "
-                                "sympformer:prop-5.2) instead blows up"})
+        best = study["linear"]["best"]
+        cls = best["classical"]["energy"]
+        per_seed[seed] = {"study": study, "comparison": {
+            name: {k: {"accelerated": best[name]["energy"][k], "classical": cls[k],
+                       "faster": bool(best[name]["energy"][k] < cls[k]), "config": best[name]["config"][k]}
+                   for k in budgets} for name in ACCELERATED}}
+    faster = {seed: {name: {k: c[name][k]["faster"] for k in budgets} for name in ACCELERATED}
+              for seed, c in ((s, v["comparison"]) for s, v in per_seed.items())}
+    every = [all(all(f[n].values()) for n in ACCELERATED) for f in faster.values()]
+    best_any = [all(any(f[n][k] for n in ACCELERATED) for k in budgets) for f in faster.values()]
+    eventually = [all(f[n][budgets[-1]] for n in ACCELERATED) for f in faster.values()]
+    training = symp_table_1(budget).readings[0]["verdict"]
+    losing = {seed: [(n, k) for n in ACCELERATED for k in budgets if not f[n][k]] for seed, f in faster.items()}
+    rds = [reading("every proposed scheme below the classical flow at every budget k", _on_every_draw(every),
+                   losing_per_seed=losing),
+           reading("the best proposed scheme below the classical flow at every budget k", _on_every_draw(best_any)),
+           reading(f"every proposed scheme below the classical flow at the largest budget k = {budgets[-1]}",
+                   _on_every_draw(eventually)),
+           reading("the paper's demonstration: training (§6, sympformer:table-1's headline reading)",
+                   {"holds": True, "fails": False}.get(training))]
+    first = per_seed[SEEDS[0]]["study"]
+    return decide_readings(
+        rds,
+        criterion="best F^lin after k counted oracle calls (CountingOracle: one call per new token "
+                  "configuration) over the step-size/damping grid, k in {8, 32, 128} (<= budget); a "
+                  f"reading holds if it holds on each of {len(SEEDS)} independent draws of the particles, "
+                  "fails if it fails on each, else undecided; F^SM (unbounded below) is reported, not "
+                  "decided",
+        numbers={"n_seeds": len(SEEDS), "seeds": list(SEEDS), "comparison_linear": per_seed[SEEDS[0]]["comparison"],
+                 "faster_per_seed": faster,
+                 "softmax_reported_not_decided": {
+                     "why": "F^SM is unbounded below for SPD A: 'converge' has no target",
+                     "energy_at_K": {m: first["softmax"]["best"][m]["energy"][K] for m in ("classical", *ACCELERATED)}},
+                 "F0": {p: first[p]["F0"] for p in ("linear", "softmax")},
+                 "curves": {p: {m: v["energy"] for m, v in first[p]["best"].items()} for p in ("linear", "softmax")},
+                 "curves_seed": SEEDS[0], "K": K,
+                 "oracle_calls_per_step": "1 for every scheme (counted; (15) reuses M(x⁽ᵏ⁾))",
+                 "scale": "particle systems, not trained networks: N = 64 Gaussian particles in R^2 "
+                          "(linear attention), k <= 128 oracle calls; the paper demonstrates its claim "
+                          "with trained language models (§6)",
+                 "deviations": "the paper runs no particle experiment for this sentence; ours is an "
+                               "extension at particle level, with the step size and damping tuned per "
+                               "method over a grid",
+                 "flatness": "not applicable: no training (energies of a deterministic particle flow)"},
+        ambiguity="'the proposed accelerated attention blocks converge faster': every scheme at every "
+                  "budget fails (explicit Euler and AB-2 lose at k = 8), the best scheme and every scheme "
+                  "eventually hold, on every draw")
