@@ -68,8 +68,8 @@ def assert_order(step, x0: torch.Tensor, t_end, order, *, steps=(8, 16, 32, 64, 
     n in `steps` (h = t_end / n) the method is run n steps from x0; the error is
     max|x_n − x_ref| against `reference` (the exact state at t_end, a closed form), or, when
     None, against a run of the same method with n_ref = steps[-1] · 2^r steps,
-    r = max(2, ⌈log₂(100) / order⌉) (its error is 1/100 of the finest level's if the claimed order
-    is right). Step sizes whose error is below the rounding floor 16 · eps · max|x_ref| · √(n + n_ref)
+    r = max(2, ⌈log₂(100) / max(order, 1)⌉), at most 128× (its error is 1/100 of the finest
+    level's if the claimed order, at least 1, is right). Step sizes whose error is below the rounding floor 16 · eps · max|x_ref| · √(n + n_ref)
     (16× the rounding a run and its reference accumulate: measured 0.1-1.2 eps max|x| √n) are
     left out of the fit; fewer than 3 left: `Undecidable` (use fewer, larger steps or float64).
 
@@ -90,7 +90,7 @@ def assert_order(step, x0: torch.Tensor, t_end, order, *, steps=(8, 16, 32, 64, 
     _check_step(step, x0, t_end / steps[0], name)
     finals = [_integrate(step, x0, t_end, n, name) for n in steps]
     if reference is None:
-        n_ref = steps[-1] * 2 ** max(2, math.ceil(math.log2(100) / order))
+        n_ref = steps[-1] * 2 ** max(2, math.ceil(math.log2(100) / max(order, 1.0)))
         ref = _integrate(step, x0, t_end, n_ref, name)
         source = f"a run of the same step with {n_ref} steps (h = {t_end / n_ref:.4g})"
     else:

@@ -70,7 +70,7 @@ class Report:
                 "violated": f"{self.f} is not {self.check}!",
                 "undecidable": f"Cannot decide whether {self.f} is {self.check} at {self.dtype} "
                                "precision!"}[self.outcome]
-        lines = [head, ""]
+        lines = [head]
         if counted:
             lines.append(f"{self.unit[0].upper()}{self.unit[1:]} violating: {self.violating} / "
                          f"{self.points} ({100.0 * self.violating / self.points:.1f}%)")

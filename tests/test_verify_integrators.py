@@ -1,0 +1,240 @@
+"""particles.verify on one-step integrators: assert_order classifies explicit Euler (1), leapfrog
+(2), RK4 (4) and Yoshida's composition (4) and refuses a wrong claimed order; assert_energy_bounded
+separates symplectic steps from drifting ones on the pendulum and on Hénon–Heiles states drawn on
+an energy shell (`theory.strategies.energy_shell_states`, whose promise is checked here too)."""
+import math
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from particles.threads import torch_threads
+from particles.verify import (EnergyReport, NondeterministicError, NonFiniteError, OrderReport,
+                              StructureViolation, Undecidable, assert_energy_bounded, assert_order)
+from theory.strategies import SHELL_RTOL, energy_shell_states
+
+F64 = torch.float64
+
+
+@pytest.fixture(autouse=True)
+def _one_torch_thread():
+    with torch_threads(1):
+        yield
+
+
+# ------------------------------------------------------------------ pendulum steps, written plainly
+# H(q, p) = p²/2 − cos q; states (..., 2) = (q, p).
+
+
+def force(q):
+    return -torch.sin(q)
+
+
+def euler(x, h):
+    q, p = x[..., :1], x[..., 1:]
+    return torch.cat([q + h * p, p + h * force(q)], -1)
+
+
+def leapfrog(x, h):
+    q, p = x[..., :1], x[..., 1:]
+    p = p + h / 2 * force(q)
+    q = q + h * p
+    p = p + h / 2 * force(q)
+    return torch.cat([q, p], -1)
+
+
+def rk4(x, h):
+    def field(z):
+        return torch.cat([z[..., 1:], force(z[..., :1])], -1)
+    k1 = field(x)
+    k2 = field(x + h / 2 * k1)
+    k3 = field(x + h / 2 * k2)
+    return x + h / 6 * (k1 + 2 * k2 + 2 * k3 + field(x + h * k3))
+
+
+W1 = 1 / (2 - 2 ** (1 / 3))
+W0 = 1 - 2 * W1
+
+
+def yoshida(x, h):
+    """Yoshida (1990): leapfrog steps w₁h, w₀h, w₁h, w₁ = 1/(2 − 2^{1/3}), w₀ = 1 − 2w₁: order 4."""
+    return leapfrog(leapfrog(leapfrog(x, W1 * h), W0 * h), W1 * h)
+
+
+def energy(x):
+    return x[..., 1] ** 2 / 2 - torch.cos(x[..., 0])
+
+
+X0 = torch.tensor([[1.0, 0.5], [2.0, -0.3]], dtype=F64)  # two trajectories, libration
+
+
+@pytest.mark.parametrize("step,order", [(euler, 1), (leapfrog, 2), (rk4, 4), (yoshida, 4)])
+def test_assert_order_classifies_the_four_methods(step, order):
+    """Observed slopes over h = 2/8 … 2/128 against a 4-128× finer run: within 0.05 of the order
+    (tolerance 0.25); claiming the next order up, or down, is refused with the observed order."""
+    report = assert_order(step, X0, 2.0, order)
+    assert isinstance(report, OrderReport) and abs(report.observed_order - order) < 0.05
+    assert report.points == 5 and len(report.local_orders) == 4 and report.tolerance == 0.25
+    assert all(abs(p - order) < 0.1 for p in report.local_orders)
+    assert f"is of order {order}" in str(report)
+    for wrong in (order + 1, order - 0.5):  # (the finer reference run depends on the claim)
+        with pytest.raises(StructureViolation, match=rf"is not of order {wrong:g}!") as err:
+            assert_order(step, X0, 2.0, wrong)
+        observed = err.value.report.observed_order
+        assert abs(observed - order) < 0.05 and f"observed order {observed:.3f}" in str(err.value)
+
+
+def test_a_closed_form_reference():
+    """The harmonic oscillator q̈ = −q: exact flow a rotation; leapfrog is order 2 against it."""
+    def harmonic_leapfrog(x, h):
+        q, p = x[..., :1], x[..., 1:]
+        p = p - h / 2 * q
+        q = q + h * p
+        return torch.cat([q, p - h / 2 * q], -1)
+
+    t = 3.0
+    rotation = torch.tensor([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]], dtype=F64)
+    exact = X0 @ rotation  # (q, p)(t) = (q cos t + p sin t, −q sin t + p cos t)
+    report = assert_order(harmonic_leapfrog, X0, t, 2, reference=exact)
+    assert "the reference given" in str(report) and abs(report.observed_order - 2) < 0.05
+
+
+def test_errors_at_the_rounding_floor_are_undecidable_not_violations():
+    """RK4 in float32 reaches the rounding floor (16 eps max|x| √(n + n_ref) = 1e-4 here) before
+    its errors (6e-5 at h = 1/4): no step size left to fit, Undecidable naming the fix."""
+    with pytest.raises(Undecidable, match=r"only 0 step sizes.*larger steps") as err:
+        assert_order(rk4, X0.float(), 2.0, 4)
+    assert not isinstance(err.value, AssertionError) and err.value.report.points == 0
+
+
+def test_order_refuses_nan_nondeterminism_and_bad_steps():
+    def blow_up(x, h):
+        return x + h * x ** 5
+
+    with pytest.raises(NonFiniteError, match=r"step = blow_up \(test_verify_integrators\.py:\d+\) "
+                                             r"returned NaN or inf at step \d+ .* trajectory \(1,\)"):
+        assert_order(blow_up, X0 * torch.tensor([[1.0], [3.0]], dtype=F64), 2.0, 1)
+    noise = torch.Generator().manual_seed(0)
+    with pytest.raises(NondeterministicError, match="two steps from the same state"):
+        assert_order(lambda x, h: euler(x, h) + 1e-12 * torch.randn(x.shape, generator=noise,
+                                                                    dtype=F64), X0, 2.0, 1)
+    with pytest.raises(TypeError, match=r"must return a tensor of the state's shape \(2, 2\)"):
+        assert_order(lambda x, h: euler(x, h)[0], X0, 2.0, 1)
+
+
+# ------------------------------------------------------------------ energy
+
+
+def test_energy_bounded_separates_leapfrog_from_explicit_euler_on_the_pendulum():
+    """2000 steps of h = 0.1 (≈ 30 periods): leapfrog's energy error oscillates (drift 2e-5
+    against a first-quarter amplitude 3e-3), explicit Euler's grows (drift 3.6-3.9× its
+    first-quarter maximum), and the report says so."""
+    report = assert_energy_bounded(leapfrog, energy, X0, 2000, h=0.1)
+    assert isinstance(report, EnergyReport) and report.points == 2 and report.violating == 0
+    assert report.energy_error.shape == (2001, 2) and report.drift_rate.shape == (2,)
+    assert report.max_defect < 0.01 * report.tolerance
+    with pytest.raises(StructureViolation) as err:
+        assert_energy_bounded(euler, energy, X0, 2000, h=0.1)
+    msg = str(err.value)
+    assert "is not energy-bounded!" in msg and "Trajectories violating: 2 / 2" in msg
+    assert "per unit time" in msg and err.value.report.max_defect > 3 * err.value.report.tolerance
+
+
+def test_energy_bounded_for_yoshida_and_drift_for_rk4_at_large_h():
+    """Yoshida is symplectic (bounded); RK4 is not, and at h = 0.5 its energy decays linearly."""
+    assert_energy_bounded(lambda x: yoshida(x, 0.1), energy, X0, 1000)
+    with pytest.raises(StructureViolation, match="not energy-bounded"):
+        assert_energy_bounded(rk4, energy, X0[0], 1000, h=0.5)  # one unbatched state
+
+
+def hh_energy_np(z):
+    x, y, px, py = z
+    return 0.5 * (px ** 2 + py ** 2) + 0.5 * (x ** 2 + y ** 2) + x ** 2 * y - y ** 3 / 3
+
+
+def hh_energy(z):
+    x, y, px, py = z.unbind(-1)
+    return 0.5 * (px ** 2 + py ** 2) + 0.5 * (x ** 2 + y ** 2) + x ** 2 * y - y ** 3 / 3
+
+
+def hh_leapfrog(z, h=0.1):
+    def accel(q):
+        x, y = q.unbind(-1)
+        return torch.stack([-(x + 2 * x * y), -(y + x * x - y * y)], -1)
+    q, p = z[..., :2], z[..., 2:]
+    p = p + h / 2 * accel(q)
+    q = q + h * p
+    return torch.cat([q, p + h / 2 * accel(q)], -1)
+
+
+@settings(max_examples=5)
+@given(energy_shell_states(hh_energy_np, (0.02, 1 / 8), np.zeros(4), n=3))
+def test_henon_heiles_leapfrog_is_energy_bounded_on_any_shell_below_escape(Z):
+    """Three states on one shell H = E ∈ [0.02, 1/8] (escape at 1/6), 1000 leapfrog steps (≈ 16 periods)."""
+    x0 = torch.from_numpy(Z)
+    E = hh_energy(x0)
+    assert (E - E[0]).abs().max() <= 2 * SHELL_RTOL  # one shell for the three states
+    assert_energy_bounded(hh_leapfrog, hh_energy, x0, 1000)
+
+
+def test_energy_refuses_nan_nondeterminism_and_bad_arguments():
+    with pytest.raises(NonFiniteError, match=r"H = .* is NaN or inf after 0 steps"):
+        assert_energy_bounded(lambda x: x, lambda x: energy(x) / 0 * 0, X0, 10)
+    with pytest.raises(NondeterministicError, match="two evaluations of H"):
+        assert_energy_bounded(lambda x: x, lambda x: energy(x) + torch.rand(2, dtype=F64), X0, 10)
+    with pytest.raises(TypeError, match=r"one energy per state"):
+        assert_energy_bounded(lambda x: x, lambda x: energy(x).sum(), X0, 10)
+    with pytest.raises(ValueError, match="n_steps must be >= 8"):
+        assert_energy_bounded(lambda x: x, energy, X0, 4)
+    with pytest.raises(TypeError, match="x0 is torch.bfloat16"):
+        assert_energy_bounded(lambda x: x, energy, X0.bfloat16(), 10)
+
+
+@pytest.mark.parametrize("call,error,match", [
+    (lambda: assert_order(euler, X0, 2.0, 1, steps=(8, 16)), ValueError, "steps"),
+    (lambda: assert_order(euler, X0, 2.0, 1, steps=(8, 16, 16)), ValueError, "steps"),
+    (lambda: assert_order(euler, X0, 0.0, 1), ValueError, "t_end"),
+    (lambda: assert_order(euler, X0, 2.0, 0), ValueError, "order"),
+    (lambda: assert_order(euler, X0, 2.0, 1, slope_tol=-1), ValueError, "slope_tol"),
+    (lambda: assert_order(euler, X0, 2.0, 1, reference=X0[0]), ValueError, "reference"),
+    (lambda: assert_order("euler", X0, 2.0, 1), TypeError, "step must"),
+    (lambda: assert_order(euler, X0.long(), 2.0, 1), TypeError, "x0 must"),
+    (lambda: assert_energy_bounded(leapfrog, "H", X0, 10), TypeError, "H must"),
+    (lambda: assert_energy_bounded(leapfrog, energy, X0, 10, h=0.1, drift_tol=0), ValueError, "drift_tol"),
+])
+def test_bad_arguments_raise_naming_the_parameter(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+# ------------------------------------------------------------------ the energy-shell strategy
+
+
+def pendulum_np(z):
+    return z[1] ** 2 / 2 - math.cos(z[0])
+
+
+@given(energy_shell_states(pendulum_np, 0.3, [0.0, 0.0], n=st.integers(1, 4)))
+def test_energy_shell_states_lie_on_the_shell_asked_for(Z):
+    assert Z.ndim == 2 and 1 <= len(Z) <= 4 and Z.dtype == np.float64
+    assert all(abs(pendulum_np(z) - 0.3) <= SHELL_RTOL * 1.0 for z in Z)
+
+
+@given(energy_shell_states(hh_energy_np, (0.01, 1 / 8), np.zeros(4)))
+def test_energy_shell_states_from_a_range_lie_inside_it(z):
+    assert z.shape == (4,)
+    assert 0.01 - SHELL_RTOL <= hh_energy_np(z) <= 1 / 8 + SHELL_RTOL
+
+
+@pytest.mark.parametrize("args,error,match", [
+    ((pendulum_np, -2.0, [0.0, 0.0]), ValueError, "center must lie below the shell"),
+    ((pendulum_np, (0.5, 0.1), [0.0, 0.0]), ValueError, "lo <= hi"),
+    ((pendulum_np, (0.1, 0.2, 0.3), [0.0, 0.0]), TypeError, "energy"),
+    (("H", 0.3, [0.0, 0.0]), TypeError, "H must"),
+    ((pendulum_np, 0.3, [[0.0, 0.0]]), ValueError, "center"),
+])
+def test_energy_shell_states_refuse_bad_arguments(args, error, match):
+    with pytest.raises(error, match=match):
+        energy_shell_states(*args)
