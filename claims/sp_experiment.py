@@ -39,7 +39,7 @@ import math
 import numpy as np
 from scipy import stats
 
-from claims import Evidence, claim, decide, settings
+from claims import Evidence, claim, decide, decide_readings, reading, settings
 from particles import oscillator, sp_rollouts, sp_train
 from particles.sp_networks import Table3
 from theory import hamiltonian
@@ -201,7 +201,7 @@ def _decide_experiment(budget: str, networks: tuple[str, str], components, depar
     e = _evaluate(got, b, networks, components)
     seeds, final, verdict = e["seeds"], e["components"], e["verdict"]
     decided = b.committed and got.complete and e["stable"]
-    numbers = {"n_seeds": len(seeds), "seeds": seeds, "components": final,
+    numbers = {"n_seeds": len(seeds), "seeds": seeds, "components": final, "decidable": decided,
                "verdict_at_epochs": e["verdict_at_epochs"],
                "training": {n: _training(got.records[n]) for n in networks if got.records[n]},
                "paper_epochs": Table3.n_epochs, "departures_from_paper": departures,
@@ -248,29 +248,38 @@ def _criterion(b, got, stable: bool, networks) -> str:
 
 @claim("sp_transformer:k-3.5-training-set", locator="§5, text below fig. 7",
        statement="the test value k = 3.5 is one of the 40 equally spaced training values of k in [0, 4]",
-       method="count", expect="holds-with-correction", figures=["oscillator-trajectories"])
+       method="count", expect="holds", figures=["oscillator-trajectories"],
+       paper_text="For the training set we pick k to be 40 equally-spaced values in the interval [0,4] "
+                  "[...] (note that the trajectory for this value was part of the training set)",
+       referee="changed, holds-with-correction -> holds with an ambiguity (issue 28): the old check "
+               "assumed linspace(0, 4, 40) and called the authors' explicit statement about their own "
+               "data an error; the grids 0, 0.1, ..., 3.9 and 0.1, ..., 4.0 are also 40 equally spaced "
+               "values in [0, 4], and under both 3.5 is a training value. Our experiment trains on "
+               "linspace(0, 4, 40), a stated deviation of fig-7ab/fig-7cd")
 def k_in_training_set(budget: str) -> Evidence:
-    grid = oscillator.K_TRAIN                      # np.linspace(0, 4, 40): spacing 4/39
-    gap = float(np.min(np.abs(grid - oscillator.K_TEST)))
-    nearest = float(grid[np.argmin(np.abs(grid - oscillator.K_TEST))])
-    spacing = float(grid[1] - grid[0])
-    # 3.5 is on the grid iff 3.5 / (4/39) = 34.125 is an integer; rounding of linspace is ~1e-15.
-    printed_ok = gap < 1e-12
-    # Correction: k = 3.5 is an interpolation inside the training range, within half a spacing of a
-    # training value; it is a training value only for the step-0.1 grids 0, 0.1, …, 3.9 (or 0.1, …, 4).
-    step_grid = np.arange(40) * 0.1
-    corrected_ok = 0 < gap <= spacing / 2 and bool(np.any(np.abs(step_grid - 3.5) < 1e-12))
-    return decide(
-        printed_ok, corrected_ok,
-        criterion="printed: min_j |k_j − 3.5| < 1e-12 on the 40-point grid with both endpoints; "
-                  "correction: 0 < gap <= spacing/2 and 3.5 on the grid 0, 0.1, …, 3.9",
-        numbers={"grid_spacing": spacing, "nearest_training_k": nearest, "gap": gap,
-                 "index_3.5_over_spacing": oscillator.K_TEST / spacing},
-        counterexample={"grid": "np.linspace(0, 4, 40)", "3.5/spacing": oscillator.K_TEST / spacing,
-                        "nearest": nearest},
-        correction="with 40 equally spaced values including 0 and 4 (spacing 4/39), k = 3.5 is not a "
-                   "training value: the nearest is 136/39 ≈ 3.487, so the test is an interpolation "
-                   "within half a grid spacing; 3.5 is a training value only for the grid 0, 0.1, …, 3.9")
+    """'40 equally-spaced values in the interval [0, 4]' leaves the grid open: both endpoints
+    (linspace(0, 4, 40), spacing 4/39), or a step of 0.1 from either end (0, ..., 3.9 or 0.1, ...,
+    4.0). Each reading is decided by whether 3.5 is on its grid (to 1e-12: the grids' rounding is
+    ~1e-15)."""
+    grids = {"both endpoints: numpy.linspace(0, 4, 40), spacing 4/39": oscillator.K_TRAIN,
+             "step 0.1 from 0: 0, 0.1, ..., 3.9": np.arange(40) * 0.1,
+             "step 0.1 to 4: 0.1, 0.2, ..., 4.0": (np.arange(40) + 1) * 0.1}
+    rds, gaps = [], {}
+    for text, grid in grids.items():
+        assert len(grid) == 40 and grid.min() >= 0 and grid.max() <= 4 + 1e-12
+        gap = float(np.min(np.abs(grid - oscillator.K_TEST)))
+        gaps[text] = gap
+        rds.append(reading(text, gap < 1e-12, gap=gap))
+    spacing = float(oscillator.K_TRAIN[1] - oscillator.K_TRAIN[0])
+    nearest = float(oscillator.K_TRAIN[np.argmin(np.abs(oscillator.K_TRAIN - oscillator.K_TEST))])
+    return decide_readings(
+        rds, criterion="per reading of the grid: 3.5 is a training value iff min_j |k_j - 3.5| < 1e-12",
+        numbers={"gaps": gaps, "linspace_spacing": spacing, "linspace_nearest_training_k": nearest,
+                 "index_3.5_over_linspace_spacing": oscillator.K_TEST / spacing,
+                 "our_experiment_grid": "numpy.linspace(0, 4, 40): 3.5 is not a training value there"},
+        ambiguity="'40 equally-spaced values in the interval [0,4]': with both endpoints (spacing 4/39) "
+                  "3.5 is not on the grid (nearest 136/39 ~ 3.487); with a step of 0.1 from either end it "
+                  "is, as the text below fig. 7 says. Stating the grid would settle it")
 
 
 def _box(t_end: float) -> float:
@@ -296,11 +305,62 @@ def _energy(summary: dict) -> float:
     return _value(summary["energy_relative_change"], ENERGY_UNSTABLE)
 
 
+def recipe_flatness(networks) -> dict:
+    """Issue 25 item 4: does each network's training curve meet the flatness rule (the last 10% of
+    the epochs lower the training loss by < 2%, `sp_rollouts.convergence`), per seed, at the
+    printed 2000 epochs and in the 8000-epoch side study? And can the printed recipe (Adam at a
+    constant eta = 1e-3, Table 3) meet it at any length? A loss decaying as a power law
+    L(e) ~ e^(-a) lowers itself over the last fraction f of any run by 1 - (1 - f)^a, whatever the
+    length: the exponent a is fitted (least squares in log-log) on the second half of the longest
+    committed curve of each network and seed."""
+    out = {"rule": f"last {sp_rollouts.CONVERGED_TAIL:.0%} of the epochs lower the training loss by "
+                   f"< {sp_rollouts.CONVERGED_DROP:.0%}"}
+    for budget in ("full", "long"):
+        got = sp_train.collect(sp_train.get_budget(budget), networks)
+        for n in networks:
+            for r in got.records.get(n, []):
+                losses = np.asarray(r["losses"], dtype=np.float64)
+                conv = sp_rollouts.convergence(losses)
+                e = np.arange(1, len(losses) + 1)
+                half = slice(len(losses) // 2, None)
+                a = -float(np.polyfit(np.log(e[half]), np.log(losses[half]), 1)[0])
+                row = out.setdefault(n, {}).setdefault(r["seed"], {})
+                row[f"drop_at_{len(losses)}"] = conv["relative_drop"]
+                row["power_law_exponent"] = a  # the longest run seen last
+                row["drop_at_any_length"] = 1 - (1 - sp_rollouts.CONVERGED_TAIL) ** a
+    for n in networks:
+        seeds = out.get(n, {})
+        out[n] = {"per_seed": seeds,
+                  "meets_rule": all(min(v for k, v in row.items() if k.startswith("drop_at_") and k != "drop_at_any_length")
+                                    < sp_rollouts.CONVERGED_DROP for row in seeds.values()) if seeds else False,
+                  "recipe_can_meet_rule": bool(seeds) and all(row["drop_at_any_length"] < sp_rollouts.CONVERGED_DROP
+                                                              for row in seeds.values())}
+    return out
+
+
+FIG_7AB_TEXT = ("If we only look at the first ten time steps in fig. 6(a) it is not immediately clear "
+                "which of the two networks performs better; they both seem to give a reasonable fit to "
+                "the data [...] But looking at the system at time step 18 in fig. 6(b) the advantage of "
+                "the SympNet over the ResNet becomes obvious: the ResNet was trained to minimize errors "
+                "for a single time step but has no notion of symplecticity or other long-term stability "
+                "encoded in it. This leads to the trajectory quickly blowing up as soon as it sees input "
+                "data that only mildly differs from the training data.")
+
+
 @claim("sp_transformer:fig-7ab", locator="Figure 7(a,b), §5",
        statement="ResNet and SympNet both fit the k = 3.5 trajectory on [0, 10]; by t ≈ 18 the "
                  "ResNet blows up while the SympNet stays bounded",
        method="experiment", expect="fails", expect_quick="inconclusive",
-       figures=["oscillator-rollouts", "oscillator-energy", "oscillator-training"])
+       figures=["oscillator-rollouts", "oscillator-energy", "oscillator-training"],
+       paper_text=FIG_7AB_TEXT,
+       referee="confirmed, with the reason changed (issue 25): 'blowing up' read as diverging, the "
+               "printed ResNet cannot do it for any weights (its up-scaled state passes through tanh, "
+               "so y + tanh(Wy + b) lies in [-2, 2]^{2N} and any continuous down-scaling keeps the "
+               "output bounded: 2 |W_down|_inf + |c| <= 26 for our trained weights); read as leaving "
+               "the physical region by t ~ 20, our five seeds stay inside at the printed 2000 epochs "
+               "and at 8000. Fits and the SympNet's boundedness hold. The printed recipe (constant "
+               "Adam rate) decays as a power law and cannot meet the flatness rule at any length: "
+               "stated, the verdict rests on the printed recipe")
 def fig_7ab(budget: str) -> Evidence:
     t_end = sp_train.get_budget(budget).t_rollout
     box = _box(t_end)
@@ -321,16 +381,50 @@ def fig_7ab(budget: str) -> Evidence:
         return {"box": box, "blowup_time": _blowup_times(recs, t_end),
                 "resnet_output_bound_max": [float(max(r["output_bound"])) for r in recs["resnet"]]}
 
-    return _decide_experiment(budget, ("resnet", "sympnet"), components, DEPARTURES_7AB, extra,
-                              side_study="long")
+    ev = _decide_experiment(budget, ("resnet", "sympnet"), components, DEPARTURES_7AB, extra,
+                            side_study="long")
+    n = ev.numbers
+    comp = n["components"]
+    decided = n["decidable"]
+    bound = max(n.get("resnet_output_bound_max") or [math.inf])
+    rest = [comp[k]["verdict"] for k in ("resnet_fits_2_10", "sympnet_fits_2_10", "sympnet_in_box_to_18")] if comp else []
+    rest_ok = None if not decided else all(v == "holds" for v in rest)
+    rds = [reading("'blowing up' = leaving the physical region (twice the reference's largest "
+                   "coordinate) by t ~ 20, the other parts as printed",
+                   None if not decided else (rest_ok and comp["resnet_leaves_box_by_20"]["verdict"] == "holds")),
+           reading("'blowing up' = diverging: impossible for the printed ResNet (bounded output for "
+                   "every input and weight; largest bound of the trained seeds "
+                   f"{bound:.3g})", None if not decided else False)]
+    numbers = dict(n, scale="the paper's own networks and data sizes (Tables 2-3): not a proxy",
+                   deviations=DEPARTURES_7AB, flatness=recipe_flatness(("resnet", "sympnet")),
+                   resnet_can_diverge=False,
+                   resnet_can_leave_box=bool(bound > box) if math.isfinite(bound) else None)
+    return decide_readings(rds, criterion=ev.criterion + "; 'blowing up' read two ways (readings)",
+                           numbers=numbers, counterexample=ev.counterexample,
+                           ambiguity="'blowing up': leaving the physical region is possible for the "
+                                     "printed ResNet, diverging is not")
+
+
+FIG_7CD_TEXT = ("The transformer and the structure-preserving transformer, in particular the latter, "
+                "show a much better fit to the data in fig. 6(c). [...] In fig. 6(d) we can see that the "
+                "classical transformer (without any structure-preserving properties) eventually becomes "
+                "unstable and seems to loose energy. For the new structure-preserving tranformer this is "
+                "not the case: the trajectories evolve on paths that may diverge from the numerical "
+                "solution, but still seem to keep the same energy levels.")
 
 
 @claim("sp_transformer:fig-7cd", locator="Figure 7(c,d), §5",
        statement="both transformers fit the k = 3.5 trajectory to t ≈ 20, the structure-preserving one "
                  "better; over [0, 600] the standard transformer loses energy while the "
                  "structure-preserving one keeps its energy level",
-       method="experiment", expect="fails", expect_quick="inconclusive",
-       figures=["oscillator-rollouts", "oscillator-energy", "oscillator-training"])
+       method="experiment", expect="inconclusive", expect_quick="inconclusive",
+       figures=["oscillator-rollouts", "oscillator-energy", "oscillator-training"],
+       paper_text=FIG_7CD_TEXT,
+       referee="changed, fails -> inconclusive (issue 25): 'seems to loose energy' was decided only "
+               "as a loss of more than 10% (our threshold); read as any decrease of the energy level, "
+               "the standard transformer's change (+2.6% mean, 5 seeds) is undecided, so the text is "
+               "not shown wrong under every reading. The structure-preserving transformer keeping its "
+               "energy level holds; 'in particular the latter' fits better is undecided")
 def fig_7cd(budget: str) -> Evidence:
     t_end = sp_train.get_budget(budget).t_rollout
 
@@ -344,6 +438,7 @@ def fig_7cd(budget: str) -> Evidence:
             "sp_minus_transformer_fit_2_20": (
                 [_fit(b, "2-20") - _fit(a, "2-20") for a, b in zip(tr, sp)], "<", 0.0),
             "transformer_loses_energy": ([_energy(x) for x in tr], "<", -ENERGY_TOL),
+            "transformer_energy_decreases": ([_energy(x) for x in tr], "<", 0.0),
             "sp_transformer_keeps_energy": ([_energy(x) for x in sp], "within",
                                             (-ENERGY_TOL, ENERGY_TOL)),
             "transformer_minus_sp_energy_change": (
@@ -356,8 +451,27 @@ def fig_7cd(budget: str) -> Evidence:
                 "energy_relative_change": {n: [d["relative_change"] for d in drift[n]] for n in recs},
                 "energy_slope": {n: [d["slope"] for d in drift[n]] for n in recs}}
 
-    return _decide_experiment(budget, ("transformer", "sp_transformer"), components, DEPARTURES_7CD,
-                              extra)
+    ev = _decide_experiment(budget, ("transformer", "sp_transformer"), components, DEPARTURES_7CD, extra)
+    n, comp = ev.numbers, ev.numbers["components"]
+    decided = n["decidable"]
+    common = ("transformer_fits_2_20", "sp_transformer_fits_2_20", "sp_minus_transformer_fit_2_20",
+              "sp_transformer_keeps_energy")
+
+    def verdict_of(keys) -> bool | None:
+        if not decided:
+            return None
+        v = combine({k: comp[k] for k in keys})
+        return {"holds": True, "fails": False}.get(v)
+
+    rds = [reading("'becomes unstable and seems to loose energy' = an energy loss of more than 10% "
+                   "over [2, 600]", verdict_of((*common, "transformer_loses_energy"))),
+           reading("'seems to loose energy' = any decrease of the energy level over [2, 600]",
+                   verdict_of((*common, "transformer_energy_decreases")))]
+    numbers = dict(n, scale="the paper's own networks and data sizes (Tables 2-3): not a proxy",
+                   deviations=DEPARTURES_7CD, flatness=recipe_flatness(("transformer", "sp_transformer")))
+    return decide_readings(rds, criterion=ev.criterion + "; 'loses energy' read two ways (readings)",
+                           numbers=numbers, counterexample=ev.counterexample,
+                           ambiguity="the readings of 'seems to loose energy' disagree")
 
 
 @claim("sp_transformer:sp-transformer-structure", locator="end of §4; §5",
