@@ -283,16 +283,21 @@ def eq_15_16(budget: str) -> Evidence:
     Hs = sp.Matrix(d, d, lambda i, j: sp.Symbol(f"h{min(i, j)}{max(i, j)}"))
     I, O = sp.eye(d), sp.zeros(d)
     J = sy.canonical_J_sym(d)
-    eq16 = (sp.BlockMatrix([[I, Hs], [O, I]]).as_explicit() * J
-            * sp.BlockMatrix([[I, O], [Hs, I]]).as_explicit() - J).expand() == sp.zeros(2 * d)
+    # eq. (16) as printed, both equalities: [[I, H], [O, I]] J = [[−H, I], [−I, O]], and that times
+    # [[I, O], [H, I]] is J. (It is D J Dᵀ for the q-update's D = [[I, H], [O, I]]; DᵀJD = J too.)
+    upper, lower = (sp.BlockMatrix(b).as_explicit() for b in ([[I, Hs], [O, I]], [[I, O], [Hs, I]]))
+    middle = sp.BlockMatrix([[-Hs, I], [-I, O]]).as_explicit()
+    eq16 = ((upper * J - middle).expand() == sp.zeros(2 * d)
+            and (middle * lower - J).expand() == sp.zeros(2 * d)
+            and (lower * J * upper - J).expand() == sp.zeros(2 * d))
     s = _sympnet_samples(budget)
     tol = 1e-12  # products of up to 8 layer Jacobians in float64
     worst = max(s["relative_defect"])
     ok = all(proven.values()) and eq16 and worst < tol
     return decide(
         ok,
-        criterion=f"sympy DφᵀJDφ − J ≡ 0 for symbolic K, a, b and an arbitrary function σ; eq. (16) "
-                  f"≡ J; sampled compositions: max ‖DᵀJD − J‖/‖D‖² < {tol:g}",
+        criterion=f"sympy DφᵀJDφ − J ≡ 0 for symbolic K, a, b and an arbitrary function σ; both "
+                  f"equalities of eq. (16) and DᵀJD = J for its D; sampled compositions: max ‖DᵀJD − J‖/‖D‖² < {tol:g}",
         numbers={"symbolic_layers_proven": proven, "eq16_identity": eq16,
                  "n_samples": len(s["defect"]), "configurations": len(s["shapes"]),
                  "max_relative_defect": worst, "max_abs_log_det": max(map(abs, s["log_det"])),

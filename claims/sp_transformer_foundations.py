@@ -1,0 +1,298 @@
+"""Claims of seed 001 (structure-preserving transformers) from §1-§3 beyond the theorems: the
+equations of motion (eq. (1)-(3), Example 1), the form ω as oriented areas, the argument before
+Theorem 2, the properties §1.2 ascribes to symplectic integrators, the softmax attention of §2
+(eq. (5)-(6)) and the gradient form of the SympNet layers (§3). Theorem 3 is in
+`claims/sp_transformer_approximation.py`. Conventions and tolerances as in
+`claims/sp_transformer.py`: exact sympy identities for small sizes, float64 sampling otherwise.
+"""
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+import torch
+from scipy.linalg import expm
+
+from claims import Evidence, claim, decide, decide_readings, reading
+from claims.sp_transformer import F64, SEED, _pfaffian, generator
+from particles import oscillator
+from particles.sympnet import GradientLayer
+from theory import hamiltonian as ham
+from theory import symplectic as sy
+
+
+# ================================================================== §1: eq. (1)-(3), Example 1
+
+
+@claim("sp_transformer:eq-1-3", locator="eq. (1)-(3), Example 1 and its Remark, §1",
+       statement="with J of eq. (1), the vector field V_H = J∇H of eq. (2) is the system (3), "
+                 "q̇ = ∂H/∂p, ṗ = −∂H/∂q; for H = p²/2m + kq²/2 it is q̇ = p/m, ṗ = −kq (Example 1), "
+                 "a separable H = T(p) + V(q) (Remark)",
+       method="symbolic", expect="holds",
+       paper_text=r"""$$V_{H}(\mathbf{z}):=\mathbb{J}_{d}\nabla_{\mathbf{z}}H.$$
+With this we can rewrite the equations of motion:
+$$\begin{split}&\dot{q}_{i}\equiv\frac{d}{dt}q_{i}=\frac{\partial H}{\partial{}p_{i}},\\ &\dot{p_{i}}\equiv\frac{d}{dt}p_{i}=-\frac{\partial H}{\partial{}q_{i}},\quad i=1,2,...,d.\end{split}$$
+$$H=\frac{p^{2}}{2m}+\frac{1}{2}kq^{2},$$
+$$\begin{split}&\dot{q}(t)=\frac{p(t)}{m},\\ &\dot{p}(t)=-kq(t).\end{split}$$
+Here the Hamiltonian is separable, i.e. it can be written as $H(q,p)=T(p)+V(q)$.""")
+def eq_1_3(budget: str) -> Evidence:
+    # eq. (2) with an arbitrary smooth H on R^{2d}: J∇H must be (∂H/∂p, −∂H/∂q) componentwise
+    proven = {}
+    for d in ([1, 2] if budget == "quick" else [1, 2, 3]):
+        q, p = sp.symbols(f"q1:{d + 1}"), sp.symbols(f"p1:{d + 1}")
+        H = sp.Function("H")(*q, *p)
+        grad = sp.Matrix([sp.diff(H, v) for v in (*q, *p)])
+        field = sy.canonical_J_sym(d) * grad
+        eq3 = sp.Matrix([sp.diff(H, v) for v in p] + [-sp.diff(H, v) for v in q])
+        proven[d] = sp.simplify(field - eq3) == sp.zeros(2 * d, 1)
+    # Example 1 and its Remark
+    q, p, m, k = sp.symbols("q p m k", positive=True)
+    H = p ** 2 / (2 * m) + k * q ** 2 / 2
+    field = sy.canonical_J_sym(1) * sp.Matrix([sp.diff(H, q), sp.diff(H, p)])
+    example = sp.simplify(field - sp.Matrix([p / m, -k * q])) == sp.zeros(2, 1)
+    separable = sp.diff(H, q, p) == 0   # H(q, p) = T(p) + V(q) iff ∂²H/∂q∂p ≡ 0
+    ok = all(proven.values()) and example and separable
+    return decide(
+        ok,
+        criterion="sympy: J∇H − (∂H/∂p, −∂H/∂q) ≡ 0 for an undefined function H of (q, p) ∈ R^{2d}; "
+                  "Example 1's field is (p/m, −kq); ∂²H/∂q∂p ≡ 0 (separable)",
+        numbers={"eq2_is_eq3_for_d": proven, "example_1_field": example, "example_1_separable": separable,
+                 "note": "eq. (2) writes J_d for the J of eq. (1) (blocks I_d), elsewhere J_{2d}"})
+
+
+# ================================================================== §1.1: ω as oriented areas
+
+
+@claim("sp_transformer:omega-areas", locator="§1.1, the form ω and Figure 1",
+       statement="ω(W, V) = WᵀJV = Σ_i (W_i^q V_i^p − V_i^q W_i^p) = Σ_i det[[W_i^q, V_i^q], [W_i^p, V_i^p]], "
+                 "and a linear A is symplectic iff ω(AW, AV) = ω(W, V) for all W, V",
+       method="symbolic", expect="holds",
+       paper_text=r"""then the bilinear form applied to $\mathbf{W}$ and $\mathbf{V}$ is the sum of the oriented areas of the projection of $P$ onto the coordinate planes $(q_{i},p_{i})_{i=1,2,...,d}$:
+$$\omega(\mathbf{W,V}):=\mathbf{W}^{T}\mathbb{J}\mathbf{V}=\sum_{i=1}^{d}(W_{i}^{q}V_{i}^{p}-V_{i}^{q}W_{i}^{p})=\sum_{i=1}^{d}det\begin{pmatrix}W_{i}^{q}&V_{i}^{q}\\ W_{i}^{p}&V_{i}^{p}\end{pmatrix}.$$
+Then the symplecticity of a linear mapping means that the sum of oriented areas of the projection of $P$ onto the coordinate planes $(q_{i},p_{i})$ is the same as that of the transformed parallelogram $A(P)$, i.e.:
+$$\omega(\mathbf{W,V})=\omega(A\mathbf{W},A\mathbf{V}).$$""")
+def omega_areas(budget: str) -> Evidence:
+    areas, invariance = {}, {}
+    for d in ([1, 2] if budget == "quick" else [1, 2, 3]):
+        W, V = (sp.Matrix(sp.symbols(f"{n}1:{2 * d + 1}")) for n in "WV")
+        J = sy.canonical_J_sym(d)
+        omega = (W.T * J * V)[0]
+        sums = sum(W[i] * V[d + i] - V[i] * W[d + i] for i in range(d))
+        dets = sum(sp.Matrix([[W[i], V[i]], [W[d + i], V[d + i]]]).det() for i in range(d))
+        areas[d] = sp.expand(omega - sums) == 0 and sp.expand(omega - dets) == 0
+        # ω(AW, AV) − ω(W, V) = Wᵀ(AᵀJA − J)V: zero for all W, V iff every entry of AᵀJA − J is
+        A = sp.Matrix(2 * d, 2 * d, lambda i, j: sp.Symbol(f"a{i}{j}"))
+        invariance[d] = sp.expand(((A * W).T * J * (A * V))[0] - omega
+                                  - (W.T * (A.T * J * A - J) * V)[0]) == 0
+    # Sampled: a symplectic exp(JS) keeps ω on random pairs; the volume-preserving diag(2, ½, 1, 1)
+    # (not symplectic, sp_transformer:thm-2-converse) changes it.
+    rng = np.random.default_rng(SEED + 101)
+    S = rng.normal(size=(4, 4))
+    A_symp, A_vol = expm(sy.canonical_J(2) @ (S + S.T) / 4), np.diag([2.0, 0.5, 1.0, 1.0])
+    W, V = rng.normal(size=(2, 50, 4))
+    J = sy.canonical_J(2)
+
+    def omega_change(A):
+        return float(np.abs(np.einsum("ni,ij,nj->n", W @ A.T, J, V @ A.T)
+                            - np.einsum("ni,ij,nj->n", W, J, V)).max())
+    kept, changed = omega_change(A_symp), omega_change(A_vol)
+    ok = all(areas.values()) and all(invariance.values()) and kept < 1e-12 and changed > 1e-3
+    return decide(
+        ok,
+        criterion="sympy: WᵀJV ≡ Σ(W^qV^p − V^qW^p) ≡ Σ det of the (q_i, p_i) projections, and "
+                  "ω(AW, AV) − ω(W, V) ≡ Wᵀ(AᵀJA − J)V (so invariance for all W, V ⇔ AᵀJA = J); "
+                  "sampled: a symplectic A keeps ω to 1e-12, a volume-preserving non-symplectic A "
+                  "changes it (> 1e-3)",
+        numbers={"oriented_areas_proven_for_d": areas, "invariance_identity_proven_for_d": invariance,
+                 "symplectic_max_change": kept, "volume_preserving_max_change": changed})
+
+
+@claim("sp_transformer:thm-2-sketch", locator="§1.1, the argument before Theorem 2 and footnote 6",
+       statement="symplectic linear maps preserve the volume det[U_1, …] of the vectors spanning it, "
+                 "because the determinant reduces (Laplace expansion) to terms like ω(W, V)",
+       method="symbolic", expect="holds",
+       paper_text=r"""Furthermore symplecticity implies volume preservation. If a volume in $\mathbb{R}^{2d}$ is spanned by $d$ vectors $\mathbf{U}_{1},\ldots,\mathbf{U}_{d}$, i.e. $vol=\det([\mathbf{U}_{1},\ldots,\mathbf{U}_{d}])$, then it holds that $vol=\det([A\mathbf{U}_{1},\ldots,A\mathbf{U}_{d}])$ for a symplectic linear map $A$.
+We can successively delete rows and columns until we end up with an expression that is the sum of terms like $\omega(\mathbf{W},\mathbf{V})$ which are preserved under a symplectic transformation""")
+def thm_2_sketch(budget: str) -> Evidence:
+    rng = np.random.default_rng(SEED + 102)
+    # (a) d vectors in R^{2d}: [U_1, …, U_d] is 2d×d; its d-volume √det(UᵀU) under a symplectic A.
+    # d = 1: A = diag(2, ½) is symplectic and stretches U_1 = e_1 to length 2.
+    A = np.diag([2.0, 0.5])
+    U = np.array([[1.0], [0.0]])
+    d_volume = (float(np.sqrt(np.linalg.det(U.T @ U))), float(np.sqrt(np.linalg.det(U.T @ A.T @ A @ U))))
+    # (b) 2d vectors, det U as a sum of products of ω(U_i, U_j): Pf(UᵀJU) = det(U)·Pf(J) (sympy)
+    pfaffian = {}
+    for d in (1, 2):
+        Us = sp.Matrix(2 * d, 2 * d, lambda i, j: sp.Symbol(f"u{i}{j}"))
+        J = sy.canonical_J_sym(d)
+        pfaffian[d] = sp.expand(_pfaffian(Us.T * J * Us) - Us.det(method="berkowitz") * _pfaffian(J)) == 0
+    # (c) det U as a linear combination of the ω(U_i, U_j): least squares over random U
+    residual = {}
+    for d in (1, 2):
+        Us = rng.normal(size=(400, 2 * d, 2 * d))
+        G = Us.transpose(0, 2, 1) @ sy.canonical_J(d) @ Us
+        iu = np.triu_indices(2 * d, 1)
+        X, y = G[:, iu[0], iu[1]], np.linalg.det(Us)
+        coef = np.linalg.lstsq(X, y, rcond=None)[0]
+        residual[d] = float(np.linalg.norm(X @ coef - y) / np.linalg.norm(y))
+    readings = [
+        reading("literally: d vectors U_1, …, U_d span the volume (a 2d×d matrix has no determinant; "
+                "their d-dimensional volume √det(UᵀU) under a symplectic A)",
+                abs(d_volume[1] - d_volume[0]) < 1e-12, d_volume_before_after=d_volume),
+        reading("2d vectors (a volume in R^{2d}), 'terms like ω(W, V)' as products of the ω(U_i, U_j): "
+                "det U = Pf(UᵀJU)/Pf(J)", all(pfaffian.values()), pfaffian_identity_for_d=pfaffian),
+        reading("2d vectors, det U a linear combination of the ω(U_i, U_j)",
+                max(residual.values()) < 1e-10, relative_lstsq_residual=residual),
+    ]
+    return decide_readings(
+        readings,
+        criterion="(a) d-volume before = after to 1e-12; (b) sympy identity; (c) least-squares fit of "
+                  "det U by the ω(U_i, U_j) over 400 random U with relative residual < 1e-10",
+        numbers={"counterexample_a": {"d": 1, "A": "diag(2, 1/2)", "U_1": [1.0, 0.0]},
+                 "degree_argument_c": "det U has degree 2d in U, each ω(U_i, U_j) degree 2: a linear "
+                                      "combination can only work for d = 1"},
+        ambiguity="the sketch spans a volume in R^{2d} by d vectors; with 2d vectors and the determinant "
+                  "expanded into products of ω's (the Pfaffian of UᵀJU) it is right; with d vectors, or "
+                  "read as a linear combination of ω's (d ≥ 2), it is not")
+
+
+# ================================================================== §1.2: symplectic integrators
+
+
+def _explicit_midpoint(grad_H, z0: np.ndarray, h: float, n: int) -> np.ndarray:
+    """The explicit midpoint rule (order 2, not symplectic), the same order as eq. (4)."""
+    z = [np.asarray(z0, dtype=np.float64)]
+    for _ in range(n):
+        x = z[-1]
+        z.append(x + h * ham.hamiltonian_vector_field(grad_H, x + h / 2 * ham.hamiltonian_vector_field(grad_H, x)))
+    return np.array(z)
+
+
+@claim("sp_transformer:symplectic-integrators", locator="§1.2, second paragraph",
+       statement="symplectic integrators achieve long-term stability, higher accuracy and near "
+                 "conservation of the energy (implicit midpoint, eq. (4), against the explicit midpoint "
+                 "rule of the same order, on eq. (26) at the step h = 0.4 of Figure 5)",
+       method="property", expect="holds",
+       paper_text=r"""Such symplectic integrators achieve long-term stability, higher accuracy and (near) conservation of the total energy of a Hamiltonian system.""")
+def symplectic_integrators(budget: str) -> Evidence:
+    ks = [0.5, 3.5] if budget == "quick" else list(oscillator.K_FIG5) + [oscillator.K_TEST]
+    t_end = 100.0 if budget == "quick" else 1000.0
+    h = oscillator.H_STEP
+    n = int(round(t_end / h))
+    rows = {}
+    for k in ks:
+        H, grad, hess = ham.oscillator(k)
+        mp = ham.implicit_midpoint_trajectory(grad, ham.Z0, h, n, hess_H=hess)
+        em = _explicit_midpoint(grad, ham.Z0, h, n)
+        exact = ham.exact_flow(grad, ham.Z0, np.arange(n + 1) * h)
+        H0 = float(H(ham.Z0))
+        dE = np.abs(H(mp) - H0) / H0
+        with np.errstate(over="ignore", invalid="ignore"):
+            dE_em = np.abs(H(em) - H0) / H0
+        rows[f"k={k}"] = {
+            "midpoint_energy_error_first_half": float(dE[: n // 2].max()),
+            "midpoint_energy_error_second_half": float(dE[n // 2:].max()),
+            "midpoint_max_abs_state": float(np.abs(mp).max()),
+            "explicit_midpoint_final_energy_error": float(dE_em[-1]),
+            "midpoint_final_error": float(np.abs(mp[-1] - exact[-1]).max()),
+            "explicit_midpoint_final_error": float(np.abs(em[-1] - exact[-1]).max())}
+    r = rows.values()
+    bound = 10 * float(np.abs(ham.Z0).max())
+    stable = all(x["midpoint_max_abs_state"] < bound for x in r)
+    no_drift = all(x["midpoint_energy_error_second_half"] <= 1.05 * x["midpoint_energy_error_first_half"] + 1e-13
+                   and x["midpoint_energy_error_second_half"] < 0.05 for x in r)
+    accurate = all(x["midpoint_final_error"] < x["explicit_midpoint_final_error"] for x in r)
+    return decide(
+        stable and no_drift and accurate,
+        criterion=f"implicit midpoint over [0, {t_end:g}] at h = {h}: stays in the box 10·‖z0‖∞ "
+                  "(stability); relative energy error < 5% and not growing (second half <= 1.05 × "
+                  "first half: near conservation, no drift); final state error below the explicit "
+                  "midpoint rule's (same order, not symplectic); reference DOP853",
+        numbers={"k_values": ks, "t_end": t_end, "h": h, "per_k": rows,
+                 "note": "eq. (26) is quadratic at k = 0, where implicit midpoint conserves H exactly; "
+                         "the explicit midpoint rule's energy grows without bound at this step"})
+
+
+# ================================================================== §2: softmax attention, eq. (5)-(6)
+
+
+@claim("sp_transformer:eq-6-convex", locator="§2, eq. (5)-(6)",
+       statement="the column-wise softmax of eq. (6) gives T probability vectors, the attention output "
+                 "is a convex combination of the input vectors, and the coefficient map (5) is nonlinear",
+       method="property", expect="holds",
+       paper_text=r"""and outputs a learned convex combination of these vectors.
+With all the coefficients satisfying $\forall{}j=1,\ldots,T:\sum_{i=1}^{T}y^{(j)}_{i}=1$. It is important to note that the mapping $input\mapsto\left([y_{i}^{(j)}]_{i=1,\ldots,T,j=1,\ldots,T}\right)$ (5) is nonlinear.
+$$y_{i}^{(j)}:=[\mathrm{softmax}(C)]_{ij}:=e^{c_{ij}}/\left(\sum_{i^{\prime}=1}^{T}e^{c_{i^{\prime}j}}\right).$$
+This softmax function maps the correlation matrix to the a sequence of probability vectors, i.e. vecors in the space $\mathcal{P}:=\{\mathbf{y}\in[0,1]^{d}:\sum_{i=1}^{d}y_{i}=1\}$. Every one of these $d$ probability vectors is then used to compute a convex combination of the input vectors""")
+def eq_6_convex(budget: str) -> Evidence:
+    T, d = 5, 2   # Table 2's sl, and the oscillator's phase space R^{2d} of §5
+    worst_sum, min_entry, hull, nonlinear = 0.0, 1.0, 0.0, np.inf
+    for i in range(4 if budget == "quick" else 40):
+        gen = generator(1900 + i)
+        Z = torch.randn(2 * d, T, generator=gen, dtype=F64)
+        A = torch.randn(2 * d, 2 * d, generator=gen, dtype=F64)
+        Y = torch.softmax(Z.T @ A @ Z, dim=0)                 # eq. (6): column-wise
+        worst_sum = max(worst_sum, float((Y.sum(0) - 1).abs().max()))
+        min_entry = min(min_entry, float(Y.min()))
+        # each output column Z y^(j) lies in the convex hull of the inputs: the same weights
+        # reproduce it, and they are >= 0 with sum 1 (checked above)
+        hull = max(hull, float((Z @ Y - sum(Y[t] * Z[:, t:t + 1] for t in range(T))).abs().max()))
+        # (5) is not linear: y(2Z) ≠ 2 y(Z) (a linear map doubles the column sums, (5) keeps them at 1)
+        Y2 = torch.softmax((2 * Z).T @ A @ (2 * Z), dim=0)
+        nonlinear = min(nonlinear, float((Y2 - 2 * Y).abs().max()))
+    columns_ok = worst_sum < 1e-14 and min_entry >= 0 and hull < 1e-14 and nonlinear > 0.1
+    readings = [
+        reading("the probability vectors have d entries and there are d of them, d as in §1 "
+                f"(R^{{2d}}; d = {d} for §5's oscillator) with T = sl = {T} tokens",
+                columns_ok and d == T, n_columns=T, column_length=T, d=d),
+        reading("d read as T (the softmax of the T×T matrix C gives T columns of length T)", columns_ok,
+                n_columns=T, column_length=T),
+    ]
+    return decide_readings(
+        readings,
+        criterion="columns of softmax(ZᵀAZ) sum to 1 (to 1e-14) with entries >= 0, each output column is "
+                  "the same convex combination of the inputs, and ‖y(2Z) − 2y(Z)‖∞ > 0.1 (nonlinear)",
+        numbers={"max_column_sum_error": worst_sum, "min_weight": min_entry, "convex_combination_error": hull,
+                 "min_nonlinearity_gap": nonlinear},
+        ambiguity="§2 calls the T columns of softmax(C) 'd probability vectors' in [0, 1]^d; they are T "
+                  "vectors in [0, 1]^T (the intended reading)")
+
+
+# ================================================================== §3: the gradient form of eq. (15)
+
+
+@claim("sp_transformer:eq-15-gradient", locator="§3, text after eq. (15)",
+       statement="p ↦ Kᵀdiag(a)σ(Kp + b) is the gradient of g(p) = aᵀσ̃(Kp + b), σ̃ an antiderivative of "
+                 "σ, so its Jacobian, the Hessian of g, is symmetric",
+       method="symbolic", expect="holds",
+       paper_text=r"""The name “gradient layer” comes from the fact that the mapping $p\mapsto{}K^{T}\mathrm{diag}(a)\sigma(Kp+b)$ can be written as the gradient of a scalar function $p\mapsto{}a^{T}\tilde{\sigma}(Kp+b)=:g(p)$, where $\tilde{\sigma}$ is the antiderivative of the activation function $\sigma$.""")
+def eq_15_gradient(budget: str) -> Evidence:
+    proven = {}
+    for d, M in ([(1, 2), (2, 3)] if budget == "quick" else [(1, 1), (1, 3), (2, 3), (3, 2), (3, 4)]):
+        p = sp.Matrix(sp.symbols(f"p1:{d + 1}"))
+        K = sp.Matrix(M, d, lambda i, j: sp.Symbol(f"K{i}{j}"))
+        a, b = sp.Matrix(sp.symbols(f"a1:{M + 1}")), sp.Matrix(sp.symbols(f"b1:{M + 1}"))
+        S, x = sp.Function("S"), sp.Symbol("x")   # S an arbitrary antiderivative, σ = S'
+
+        def sigma(v):
+            return sp.Subs(sp.Derivative(S(x), x), x, v)
+        u = K * p + b
+        g = sum(a[m] * S(u[m]) for m in range(M))
+        grad = sp.Matrix([sp.diff(g, v) for v in p])
+        layer = K.T * sp.Matrix([a[m] * sigma(u[m]) for m in range(M)])
+        hess = grad.jacobian(p)
+        proven[f"d={d},M={M}"] = (sp.simplify(grad - layer) == sp.zeros(d, 1)
+                                  and sp.simplify(hess - hess.T) == sp.zeros(d, d))
+    # Numerically for σ = tanh (σ̃ = log cosh): the layer increment is autograd's ∇g
+    worst = 0.0
+    for i in range(3 if budget == "quick" else 20):
+        layer = GradientLayer(3, 7, "q", generator=generator(2000 + i))
+        x = torch.randn(5, 3, generator=generator(2100 + i), dtype=F64, requires_grad=True)
+        g = (layer.a * torch.log(torch.cosh(x @ layer.K.T + layer.b))).sum()
+        (grad,) = torch.autograd.grad(g, x)
+        worst = max(worst, float((grad - layer.increment(x).detach()).abs().max()))
+    ok = all(proven.values()) and worst < 1e-13
+    return decide(
+        ok,
+        criterion="sympy: ∇aᵀS(Kp + b) ≡ Kᵀdiag(a)S'(Kp + b) and its Jacobian is symmetric, S an "
+                  "undefined function; tanh layers: increment = autograd ∇(aᵀ log cosh(Kx + b)) to 1e-13",
+        numbers={"identity_proven_for": proven, "tanh_gradient_max_error": worst})
