@@ -212,10 +212,17 @@ NLT = "Nesterov+Lie-Trotter"
                "now the sentence's own five comparisons on sign: four hold, Nesterov+LT vs "
                "Polyak+LT is undecided at 5 seeds")
 def yurii_table_2(budget: str) -> Evidence:
-    return experiment_evidence(YURII_TABLE_2, YURII_ROWS, "main", protocol="yurii TinyStories",
-                               source="seed 004 §5.2 and Table 2, Best", readings=[Reading(
-                                   "lower than each of the other five blocks",
-                                   tuple((NLT, other, "less") for other in YURII_TABLE_2 if other != NLT))])
+    return with_scale_trend("yurii:table-2", experiment_evidence(
+        YURII_TABLE_2, YURII_ROWS, "main", protocol="yurii TinyStories",
+        source="seed 004 §5.2 and Table 2, Best", readings=[Reading(
+            "lower than each of the other five blocks",
+            tuple((NLT, other, "less") for other in YURII_TABLE_2 if other != NLT))]))
+
+
+def with_scale_trend(claim_id: str, ev: Evidence) -> Evidence:
+    """`ev` with its headline gaps against model size (`scale_trend`) in the numbers."""
+    return Evidence(ev.verdict, ev.criterion, dict(ev.numbers, scale_trend=scale_trend(claim_id)),
+                    ev.counterexample, ev.correction, ev.readings, ev.ambiguity)
 
 
 @claim("yurii:lie-trotter-text", locator="§5.4 (Discussion)",
@@ -323,10 +330,11 @@ MS_TABLE_1_ROWS = {"VanillaTransformer": "gd-lt", "AdamFormer": "adam", "AdamWFo
                   "column, and in particular surpasses YuriiFormer (Zimin et al., 2026), the prior "
                   "momentum-stream architecture that it generalizes")
 def ms_table_1(budget: str) -> Evidence:
-    return experiment_evidence(MS_TABLE_1, MS_TABLE_1_ROWS, "main", protocol="momentum_streams TinyStories",
-                               source="seed 002 §4.2, Table 1 (TS)", readings=[Reading(
-                                   "TMMFormer below each other row",
-                                   tuple(("TMMFormer", other, "less") for other in MS_TABLE_1 if other != "TMMFormer"))])
+    return with_scale_trend("momentum_streams:table-1", experiment_evidence(
+        MS_TABLE_1, MS_TABLE_1_ROWS, "main", protocol="momentum_streams TinyStories",
+        source="seed 002 §4.2, Table 1 (TS)", readings=[Reading(
+            "TMMFormer below each other row",
+            tuple(("TMMFormer", other, "less") for other in MS_TABLE_1 if other != "TMMFormer"))]))
 
 
 MS_TABLE_2 = {"Vanilla": 3.008, "RMSProp": 3.015, "Ortho": 3.033, "HB": 2.945, "AdamFormer": 2.991,
@@ -475,7 +483,8 @@ def symp_table_1(budget: str) -> Evidence:
     rds = [*ev.readings, reading(symp_readings("Presymp ETD-AB2", schemes)[1].text,
                                  False if ev.readings[0]["verdict"] == "fails" else None,
                                  missing_runs=every.missing)]
-    numbers = dict(ev.numbers, printed_full_table=SYMP_TABLE_1, leak=leak_evidence())
+    numbers = dict(ev.numbers, printed_full_table=SYMP_TABLE_1, leak=leak_evidence(),
+                   scale_trend=scale_trend("sympformer:table-1"))
     return decide_readings(rds, criterion=ev.criterion + "; the every-scheme reading fails with the "
                            "headline one (ETD-AB2 is one of the schemes) and is otherwise undecided "
                            "until every scheme is trained", numbers=numbers, counterexample=ev.counterexample,
@@ -662,3 +671,47 @@ def ms_ablation_arithmetic(budget: str) -> Evidence:
         ambiguity="'pooled seed standard deviation' (and 'per-seed standard deviation'): the printed "
                   "15x and 9x both follow from the mean of the two arms' stds (0.00205); with the "
                   "root-mean-square pooled sd the gap is at most 14.4x over the printed rounding")
+
+
+# ------------------------------------------------------------------ one size up (issue 25 item 7)
+
+# claim -> its headline comparisons (label, a, b: the paper asserts loss(a) < loss(b)) and the
+# studies, smallest first, at which they are trained (`wide`, `deep-wide`: width 128)
+SCALE_TREND = {
+    "yurii:table-2": [("Nesterov+Lie-Trotter < GD+Lie-Trotter", "nesterov-lt", "gd-lt", ("main", "wide"))],
+    "momentum_streams:table-1": [("TMMFormer < Vanilla", "tmm", "gd-lt", ("main", "wide")),
+                                 ("YuriiFormer < Vanilla", "yurii", "gd-lt", ("main", "wide"))],
+    "sympformer:table-1": [("Presymp ETD-AB2 < Baseline", "symp-softmax-presymp-etd-ab2", "gd-lt",
+                            ("deep", "deep-wide"))],
+}
+
+
+def scale_trend(claim_id: str) -> dict:
+    """The claim's headline gaps against model size: per comparison and study, the paired
+    difference d = loss(b) - loss(a) (positive: the paper's sign) with its 95% CI over the
+    study's paired seeds (>= MIN_SEEDS, else the missing runs), the model's parameters, and
+    whether the gap moves toward the paper's sign from the smallest to the largest size trained
+    (the mean of d grows; None below two sizes). Evidence beside the verdict, never the verdict."""
+    from claims._protocol import _params
+    from claims._stats import paired_difference
+    from particles.lm.model import VOCAB_SIZE
+    out = {}
+    for label, a, b, names in SCALE_TREND[claim_id]:
+        points, missing = [], []
+        for name in names:
+            study = get_study(name)
+            got = study.collect([a, b])
+            seeds = got.paired_seeds([a, b])
+            c = study.config
+            params = _params(c.n_layer, c.n_head, c.n_embd, c.block_size, VOCAB_SIZE, b)
+            if len(seeds) < MIN_SEEDS:
+                missing.append({"study": name, "params": params, "missing_runs": got.missing})
+                continue
+            d = paired_difference([got.results[a][s]["val_loss_full"] for s in seeds],
+                                  [got.results[b][s]["val_loss_full"] for s in seeds])
+            points.append({"study": name, "params": params, "n_seeds": len(seeds),
+                           "mean_diff": d["mean_diff"], "ci95": d["ci95"]})
+        out[label] = {"points": points, "not_yet_trained": missing,
+                      "toward_paper_sign": (points[-1]["mean_diff"] > points[0]["mean_diff"])
+                      if len(points) >= 2 else None}
+    return out

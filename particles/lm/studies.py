@@ -32,6 +32,12 @@ Studies (docs/training.md gives the learning curves these were chosen from):
   scalars at 100x the learning rate and the look-ahead step for the presymplectic scheme
   (`symp-linear-presymp-euler-lookahead`), trained 12000 steps (its linear-attention baseline
   still lowered its loss by 2.26% over the last 20% of 8000); the four linear-attention rows.
+* ``linear-appb`` -- seed 000 App. B's own Table 2 protocol at its own model size: block 128,
+  72 sequences per step, 10000 steps, peak lr 3e-4, 150 warm-up steps, minimum 0.4 x peak,
+  scalars at 100x (`sympformer:table-2` decides on ``linear``; this is its protocol row).
+* ``wide`` and ``deep-wide`` -- ``main`` and ``deep`` at width 128 (4x their block parameters),
+  with the arms of each paper's headline assertion: the gaps against model size of figure
+  ``scale-trend`` (issue 25 item 7).
 * ``main-diagnostics`` -- not a training: seed 002's flatness (App. G) and full-block Jacobian
   (§5.3) summaries of the trained `main` models of vanilla, Adam, HB, Yurii and TMM
   (`Study.diagnose`), one JSON per run in ``results/lm/main-diagnostics/``, tied to the run by its
@@ -81,6 +87,11 @@ DEEP_LINEAR = replace(DEEP, steps=12_000, h0=0.3, scalar_lr_mult=100.0)
 # first-order, 0.01 second-order); `linear` stays beside it as the setting the ledger decided first
 LINEAR_APPB = replace(BASE, block_size=128, batch_size=72, steps=10_000, warmup=150, lr=3e-4,
                       min_lr_ratio=0.4, scalar_lr_mult=100.0)
+# One size up (issue 25 item 7): `main` and `deep` at width 128 (4x the block parameters; heads of
+# width 32 as in `main`), the arms of each paper's headline assertion, for the gap-against-size
+# figure `scale-trend`
+WIDE = replace(MAIN, n_embd=128)
+DEEP_WIDE = replace(DEEP, n_embd=128)
 HONESTY = replace(BASE, steps=100, warmup=10, eval_interval=25, eval_batches=8, threads=1)
 
 # seed 004 Tables 2 and 5 (17 update rules)
@@ -266,6 +277,8 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
     Study("deep", DEEP, SYMPFORMER_SOFTMAX, (0, 1, 2, 3, 4)),
     Study("deep-linear", DEEP_LINEAR, SYMPFORMER_LINEAR_DEEP, (0, 1, 2, 3, 4), baseline="gd-lt-linear"),
     Study("honesty", HONESTY, ("gd-lt",), (0,)),
+    Study("wide", WIDE, ("gd-lt", "nesterov-lt", "tmm", "yurii"), (0, 1, 2)),
+    Study("deep-wide", DEEP_WIDE, ("gd-lt", "symp-softmax-presymp-etd-ab2"), (0, 1, 2)),
 )}
 
 
@@ -289,6 +302,8 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("deep", ("gd-lt", "symp-softmax-presymp-etd-ab2", "nesterov-lt"), (0, 1, 2)),
     ("main", SYMPFORMER_LEAK, (0, 1, 2)),
     ("linear-appb", SYMPFORMER_LINEAR, (0, 1, 2)),
+    ("wide", ("gd-lt", "nesterov-lt", "tmm", "yurii"), (0, 1, 2)),
+    ("deep-wide", ("gd-lt", "symp-softmax-presymp-etd-ab2"), (0, 1, 2)),
     ("main", YURII[:6], (0, 1, 2)),
     ("main", MOMENTUM_STREAMS[:4], (0, 1, 2)),
     ("main", MOMENTUM_STREAMS[4:8], (0, 1, 2)),
