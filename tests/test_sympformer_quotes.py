@@ -18,7 +18,7 @@ import claims
 
 SEED = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "000_63047fa14d9c3172.txt"
 MODULES = ("claims.sympformer", "claims.sympformer_schemes", "claims.sympformer_nesterov",
-           "claims.sympformer_linear", "claims.sympformer_softmax")
+           "claims.sympformer_linear", "claims.sympformer_softmax", "claims.sympformer_flows")
 for _module in MODULES:  # only these modules: the test does not depend on other papers' modules
     importlib.import_module(_module)
 MINE = sorted(cid for cid, c in claims.registry().items()
