@@ -395,6 +395,10 @@ def test_maps_that_break_under_vmap_fall_back_to_autograd_or_name_the_fix():
     for f in (clipped, hnn_step):
         report = assert_symplectic(f, points(F64))
         assert any("torch.func.vmap" in n and "point by point" in n for n in report.notes)
+    # a ReLU flow in float32 (kinks near the finite-difference steps) behind .item() control flow
+    flow = AdditiveCoupling(3, False, torch.Generator().manual_seed(3)).float()
+    assert_volume_preserving(lambda z: flow(z) if z.abs().max().item() < 1e3 else z,
+                             seeded(32, 6, seed=9, dtype=F32))
     with pytest.raises(ValueError, match=r"torch\.func\.vmap.*finite differences.*Fix: write f "
                                          r"with torch operations"):
         assert_symplectic(lambda z: leapfrog(W)(z) * z[0].item(), points(F64))
@@ -461,6 +465,12 @@ def test_volume_preserving_but_not_symplectic_and_orientation_reversing_maps():
     assert_conformally_symplectic(flip, x[:, :2], -1.0)
     with pytest.raises(StructureViolation, match=r"sign of det -1"):
         assert_volume_preserving(lambda z: 2 * flip(z), x[:, :2])
+
+
+def test_a_singular_jacobian_is_a_violation_named_as_such():
+    x = seeded(3, 4, seed=5)
+    with pytest.raises(StructureViolation, match=r"violating: 3 / 3(.|\n)*singular at 3 point"):
+        assert_volume_preserving(lambda z: torch.stack([z[0], z[0], z[2], z[3]]), x)
 
 
 def test_matrix_states_use_row_major_flattening():

@@ -139,19 +139,22 @@ def assert_volume_preserving(f: Map, x: torch.Tensor, *, rtol=None, atol=None,
     D64 = D.detach().to(torch.float64)
     inverse, info = torch.linalg.inv_ex(D64)
     size = (inverse.transpose(-1, -2).abs() * D64.abs()).sum(dim=(-2, -1))
-    size = torch.where(info == 0, size, torch.full_like(size, math.inf)).reshape(-1)
+    singular = (info != 0).reshape(-1) | ~torch.isfinite(logabsdet.reshape(-1))
+    size = torch.where(singular, torch.zeros_like(size.reshape(-1)), size.reshape(-1))
     tol = atol + rtol * size
     ld = logabsdet.reshape(-1)
     defect = ld.abs()
-    bad = ~torch.isfinite(ld) | (defect > tol)
-    worst = int(torch.argmax(torch.where(bad, defect - tol.nan_to_num(posinf=0.0), -math.inf)
-                             if bad.any() else defect))
+    bad = singular | (defect > tol)
+    worst = int(torch.argmax(defect - tol if bad.any() else defect))
+    if singular.any():
+        notes += (f"Df is singular at {int(singular.sum())} point(s) (det Df = 0: log|det Df| = -inf)",)
     outcome = "violated" if bad.any() else "undecidable" if (tol > resolution).any() else "holds"
     if outcome == "undecidable":
         notes += (_undecidable_fix(x.dtype),)
+    reached = tol[~singular].max().item() if not singular.all() else math.inf
     report = VolumeReport(
         check="volume preserving", f=name_of(f), outcome=outcome, max_defect=defect[worst].item(),
-        tolerance=tol[worst].item(), resolution=tol.max().item(), points=ld.numel(),
+        tolerance=tol[worst].item(), resolution=reached, points=ld.numel(),
         violating=int(bad.sum()), dtype=x.dtype, measure="|log|det Df||",
         where=f"at point {point_label(worst, D.shape[:-2])} (sign of det "
               f"{int(sign.reshape(-1)[worst].item()):+d})",
