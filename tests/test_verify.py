@@ -395,6 +395,8 @@ def test_maps_that_break_under_vmap_fall_back_to_autograd_or_name_the_fix():
     for f in (clipped, hnn_step):
         report = assert_symplectic(f, points(F64))
         assert any("torch.func.vmap" in n and "point by point" in n for n in report.notes)
+    with pytest.warns(UserWarning, match=r"torch\.func\.vmap"):  # the measurement says so too
+        assert jacobian(clipped, points(F64)).shape == (5, 6, 6)
     # a ReLU flow in float32 (kinks near the finite-difference steps) behind .item() control flow
     flow = AdditiveCoupling(3, False, torch.Generator().manual_seed(3)).float()
     assert_volume_preserving(lambda z: flow(z) if z.abs().max().item() < 1e3 else z,

@@ -38,8 +38,9 @@ def _check_step(step, x0: torch.Tensor, h, name: str) -> None:
     """step called twice on x0: equal bit for bit (else NondeterministicError)."""
     a, b = _advance(step, x0, h, name, 1), _advance(step, x0, h, name, 1)
     if differing(a, b).any():
+        gap = (a.double() - b.double()).abs().max().item()
         raise nondeterministic(name, f"two steps from the same state (h = {h!r}) differ by up to "
-                                      f"{(a.double() - b.double()).abs().max().item():.3e}")
+                                     f"{gap:.3e}", role="step")
 
 
 def _integrate(step, x0: torch.Tensor, t_end: float, n: int, name: str) -> torch.Tensor:
@@ -69,9 +70,10 @@ def assert_order(step, x0: torch.Tensor, t_end, order, *, steps=(8, 16, 32, 64, 
     max|x_n − x_ref| against `reference` (the exact state at t_end, a closed form), or, when
     None, against a run of the same method with n_ref = steps[-1] · 2^r steps,
     r = max(2, ⌈log₂(100) / max(order, 1)⌉), at most 128× (its error is 1/100 of the finest
-    level's if the claimed order, at least 1, is right). Step sizes whose error is below the rounding floor 16 · eps · max|x_ref| · √(n + n_ref)
-    (16× the rounding a run and its reference accumulate: measured 0.1-1.2 eps max|x| √n) are
-    left out of the fit; fewer than 3 left: `Undecidable` (use fewer, larger steps or float64).
+    level's if the claimed order, at least 1, is right). Step sizes whose error is below the
+    rounding floor 16 · eps · max|x_ref| · √(n + n_ref) (16× the rounding a run and its reference
+    accumulate: measured 0.1-1.2 eps max|x| √n) are left out of the fit; fewer than 3 left:
+    `Undecidable` (use fewer, larger steps or float64).
 
     Criterion: the least-squares slope of log error against log h over the remaining step sizes
     (the observed order) lies within order ± slope_tol (default 0.25: measured slopes of explicit
@@ -186,7 +188,7 @@ def assert_energy_bounded(step, H, x0: torch.Tensor, n_steps: int, *, h=None,
     _check_step(step, x0, h, name)
     E = [_energy(H, x0, H_name, 0)]
     if differing(E[0], _energy(H, x0, H_name, 0)).any():
-        raise nondeterministic(H_name, "two evaluations of H at x0 differ")
+        raise nondeterministic(H_name, "two evaluations of H at x0 differ", role="H")
     x = x0
     with torch.no_grad():
         for k in range(1, n + 1):

@@ -200,7 +200,8 @@ def check_x(x, *, floating: bool, name: str = "x", min_ndim: int = 1, structure:
     if x.is_floating_point() and not torch.isfinite(x).all():
         batch = x.shape[: max(x.ndim - event_dims, 0)]
         bad = (~torch.isfinite(x)).reshape(*batch, -1).any(-1).reshape(-1)
-        raise ValueError(f"{name} contains NaN or inf at point {point_label(int(torch.argmax(bad.int())), batch)}")
+        where = point_label(int(torch.argmax(bad.int())), batch)
+        raise ValueError(f"{name} contains NaN or inf at point {where}")
     return x
 
 
@@ -255,8 +256,8 @@ def differing(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return ~((a == b) | (torch.isnan(a) & torch.isnan(b)))
 
 
-def nondeterministic(name: str, how: str) -> NondeterministicError:
+def nondeterministic(name: str, how: str, role: str = "f") -> NondeterministicError:
     return NondeterministicError(
-        f"f = {name} is not deterministic: {how}. A structure check needs one fixed map: call "
+        f"{role} = {name} is not deterministic: {how}. A structure check needs one fixed map: call "
         ".eval() on modules with dropout or batch statistics, create weights once outside f, or "
         "fix the randomness (a seeded generator inside f)")

@@ -26,10 +26,11 @@ def _structure_args(f, x, event_dims, rtol, atol, resolution, output):
 
 
 def _undecidable_fix(dtype: torch.dtype) -> str:
-    better = "float64 (module.double(), x.double())" if dtype != torch.float64 else "a better-conditioned region"
+    better = ("run f and x in float64 (module.double(), x.double())" if dtype != torch.float64 else
+              "check points where the Jacobian is smaller (the tolerance grows with it)")
     return (f"the tolerance at {dtype} cannot resolve a defect of that size: a violation this small "
-            f"cannot be told from rounding. Fix: run f and x in {better}, or pass resolution=... "
-            "to accept a coarser pass")
+            f"cannot be told from rounding. Fix: {better}, or pass resolution=... to accept a "
+            "coarser pass")
 
 
 def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims, output,
