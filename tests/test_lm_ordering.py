@@ -3,8 +3,9 @@ decided on sign under each reading, the printed table as agreement evidence only
 gate, and the committed counterexamples."""
 import pytest
 
-import claims.lm as lm
-from claims.lm import Reading, experiment_evidence, printed_interval
+import claims._experiment as lm
+from claims._experiment import Reading, experiment_evidence
+from claims._printed import printed_interval
 
 PRINTED = {"a": 1.0, "b": 1.1, "c": 1.2}
 ROWS = {"a": "gd-lt", "b": "hb", "c": "tmm"}

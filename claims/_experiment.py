@@ -1,0 +1,208 @@
+"""The decision machinery of the experiment claims (`claims.lm`, `claims.lm_arithmetic`): the
+learned gate, per-arm flatness, the readings of a quoted sentence decided on sign
+(`experiment_evidence`), and the headline gaps against model size (`scale_trend`). The rule is
+stated in `claims.lm`'s docstring and docs/architecture.md."""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+from claims import Evidence, decide_readings, reading, settings
+from claims._protocol import _params, deviations, get_protocol, scale
+from claims._stats import paired_difference, sign_first, table_agreement
+from particles.lm.studies import Collected, get_study
+
+MIN_SEEDS = 3
+# A model has learned when its validation loss is at most this fraction of the corpus's unigram
+# entropy and its curve is flat: the last FLAT_TAIL of steps lower it by less than FLAT_DROP.
+LEARNED_FRACTION, FLAT_TAIL, FLAT_DROP = 0.75, 0.2, 0.02
+
+
+def learned(study_name: str, baseline: str | None = None) -> dict:
+    """Whether a baseline of the study (default the study's: GD + Lie-Trotter with the study's
+    attention; every committed seed) has learned: mean full-split validation loss vs
+    `LEARNED_FRACTION` x the corpus's unigram entropy, and the mean relative drop of its
+    validation curve over the last `FLAT_TAIL` of steps vs `FLAT_DROP`."""
+    study = get_study(study_name)
+    baseline = baseline or study.baseline
+    runs = list(study.collect([baseline]).results.get(baseline, {}).values())
+    if not runs:
+        return {"learned": False, "why": f"no committed {baseline} run in study {study_name}"}
+    drops = []
+    for r in runs:
+        steps, val = r["curves"]["step"], r["curves"]["val_loss"]
+        start = min(range(len(steps)), key=lambda i: abs(steps[i] - (1 - FLAT_TAIL) * steps[-1]))
+        drops.append((val[start] - val[-1]) / val[start])
+    unigram = runs[0]["data"]["entropy_nats_per_byte"]["unigram"]
+    out = {"baseline": baseline,
+           "baseline_val_loss": statistics.mean(r["val_loss_full"] for r in runs),
+           "unigram_entropy": unigram,
+           "bigram_entropy": runs[0]["data"]["entropy_nats_per_byte"]["bigram"],
+           "corpus_sha256": runs[0]["data"]["sha256"], "baseline_seeds": len(runs),
+           "baseline_tail_drop": statistics.mean(drops)}
+    out["learned"] = (out["baseline_val_loss"] <= LEARNED_FRACTION * unigram
+                      and out["baseline_tail_drop"] < FLAT_DROP)
+    return out
+
+
+def not_learned(gate: dict) -> str:
+    """Why `learned` refused a study's baseline, in words."""
+    if "why" in gate:
+        return gate["why"]
+    reasons = []
+    if gate["baseline_val_loss"] > LEARNED_FRACTION * gate["unigram_entropy"]:
+        reasons.append(f"its full-split validation loss {gate['baseline_val_loss']:.3f} is above "
+                       f"{LEARNED_FRACTION} x the unigram entropy {gate['unigram_entropy']:.3f}")
+    if gate["baseline_tail_drop"] >= FLAT_DROP:
+        reasons.append(f"its last {FLAT_TAIL:.0%} of steps still lowered the validation loss by "
+                       f"{gate['baseline_tail_drop']:.1%} (not flat: needs < {FLAT_DROP:.0%})")
+    return f"the baseline {gate['baseline']} has not learned: " + " and ".join(reasons)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a quoted sentence: its sub-assertions, (a, b, kind) on row labels, each
+    asserting that row a has the lower loss ("less") or is not above b ("not-worse")."""
+
+    text: str
+    subs: tuple[tuple[str, str, str], ...]
+
+    def named(self) -> dict[str, tuple[str, str, str]]:
+        sym = {"less": "<", "not-worse": "≤"}
+        return {f"{a} {sym[k]} {b}": (a, b, k) for a, b, k in self.subs}
+
+
+def flatness(got: Collected, rows: dict[str, str]) -> dict:
+    """Per arm: the last-`FLAT_TAIL` relative drop of the validation curve of every committed
+    seed, its mean and max, and the arms whose max is at or above `FLAT_DROP` (named)."""
+    per_arm = {}
+    for label, v in rows.items():
+        drops = {}
+        for s, r in sorted(got.results.get(v, {}).items()):
+            steps, val = r["curves"]["step"], r["curves"]["val_loss"]
+            start = min(range(len(steps)), key=lambda i: abs(steps[i] - (1 - FLAT_TAIL) * steps[-1]))
+            drops[s] = (val[start] - val[-1]) / val[start]
+        if drops:
+            per_arm[label] = {"mean": statistics.mean(drops.values()), "max": max(drops.values()),
+                              "per_seed": drops}
+    above = sorted(label for label, f in per_arm.items() if f["max"] >= FLAT_DROP)
+    return {"rule": f"last {FLAT_TAIL:.0%} of steps lower the validation loss by < {FLAT_DROP:.0%}",
+            "per_arm": per_arm, "arms_above_rule": above}
+
+
+def experiment_evidence(printed: dict[str, float], rows: dict[str, str], study_name: str, *,
+                        protocol: str, readings: list[Reading], source: str = "") -> Evidence:
+    """Decide the quoted sentence's sub-assertions under each of its `readings` from the
+    committed runs of `study_name` (`rows`: row label -> variant, possibly more rows than the
+    printed table holds; `printed`: the paper's table, reported as table agreement only). The
+    learned gate is on the table's own GD + Lie-Trotter row
+    (gd-lt-linear for a linear-attention table in a softmax study), the study's baseline when the
+    table has none."""
+    study = get_study(study_name)
+    prot = get_protocol(protocol)
+    criterion = (f"every sub-assertion of the quoted sentence decided on the sign of the paired "
+                 f"difference over the committed seeds of study '{study_name}' (full-split validation "
+                 "loss; Holm over the sub-assertions of a reading at family-wise level 0.05; "
+                 "'no detectable difference' when the 90% CI lies inside +-0.1% of the loss, "
+                 "claims._stats.sign_first); a reading holds when every sub-assertion holds, fails "
+                 "when one fails; the paper is wrong only if every reading fails. The printed "
+                 "table's ordering is reported (table_agreement), never decided. Needs "
+                 f">= {MIN_SEEDS} paired seeds and a learned baseline (val <= {LEARNED_FRACTION} x "
+                 f"unigram entropy, last {FLAT_TAIL:.0%} of steps lower it by < {FLAT_DROP:.0%})")
+    variants = list(dict.fromkeys(rows.values()))
+    if settings.recompute:  # `--recompute`: retrain this claim's arms (every seed of the study)
+        study.run(variants, recompute=True)
+    got: Collected = study.collect(variants)
+    seeds = got.paired_seeds(variants)
+    gate = learned(study_name, study.baseline if study.baseline in rows.values() else
+                   next((v for v in rows.values() if v.startswith("gd-lt")), study.baseline))
+    numbers = {"printed": printed, "source": source, "study": study_name,
+               "config": study.config.as_dict() | {"variant": None, "seed": None},
+               "n_seeds": len(seeds), "seeds": seeds,
+               "scale": scale(study.config, prot), "deviations": deviations(study.config, prot),
+               "flatness": flatness(got, rows),
+               **{k: gate.get(k) for k in ("baseline", "corpus_sha256", "unigram_entropy", "bigram_entropy",
+                                           "baseline_val_loss", "baseline_tail_drop", "learned")},
+               "missing_runs": got.missing, "invalid_runs": got.invalid}
+    undecidable = []
+    if len(seeds) < MIN_SEEDS:
+        undecidable.append(f"only {len(seeds)} paired seeds committed (need {MIN_SEEDS})")
+    elif not gate["learned"]:
+        undecidable.append(f"{not_learned(gate)}, so the sub-assertions below are shown, not decided")
+    if len(seeds) < 2:
+        rds = [reading(r.text, None) for r in readings]
+        return decide_readings(rds, criterion=criterion + "; here: " + "; ".join(undecidable),
+                               numbers=numbers)
+    values = {label: [got.results[v][s]["val_loss_full"] for s in seeds] for label, v in rows.items()}
+    measured = {label: {"mean": statistics.mean(v), "std": statistics.stdev(v), "values": v}
+                for label, v in values.items()}
+    rds, subs_out = [], {}
+    for r in readings:
+        verdict, subs = sign_first({name: (values[a], values[b], k) for name, (a, b, k) in r.named().items()})
+        subs_out[r.text] = subs
+        rds.append(reading(r.text, None if undecidable else {"holds": True, "fails": False}.get(verdict),
+                           statuses={name: row["status"] for name, row in subs.items()}))
+    table = {k: v for k, v in printed.items() if k in values}
+    numbers |= {"measured": measured, "sub_assertions": subs_out,
+                "table_agreement": table_agreement(table, {k: values[k] for k in table}),
+                "measured_order": sorted(values, key=lambda lab: measured[lab]["mean"])}
+    undecided = [row for subs in subs_out.values() for row in subs.values() if row["status"] == "undecided"]
+    if undecided:
+        needed = [row.get("n_needed") for row in undecided]
+        numbers |= {"mde": max(row["mde"] for row in undecided),
+                    "n_needed": None if None in needed else max(needed)}
+    failing = {f"{r.text}: {name}": row for r, subs in zip(readings, subs_out.values())
+               for name, row in subs.items() if row["status"] == "fails"}
+    ev = decide_readings(rds, criterion=criterion + ("; here: " + "; ".join(undecidable) if undecidable else ""),
+                         numbers=numbers, counterexample=failing or None,
+                         ambiguity=("the readings of the sentence disagree: " + "; ".join(
+                             f"{r['reading']} -> {r['verdict']}" for r in rds)))
+    return ev
+
+
+def with_scale_trend(claim_id: str, ev: Evidence) -> Evidence:
+    """`ev` with its headline gaps against model size (`scale_trend`) in the numbers."""
+    return Evidence(ev.verdict, ev.criterion, dict(ev.numbers, scale_trend=scale_trend(claim_id)),
+                    ev.counterexample, ev.correction, ev.readings, ev.ambiguity)
+
+
+# ------------------------------------------------------------------ one size up (issue 25 item 7)
+
+# claim -> its headline comparisons (label, a, b: the paper asserts loss(a) < loss(b)) and the
+# studies, smallest first, at which they are trained (`wide`, `deep-wide`: width 128)
+SCALE_TREND = {
+    "yurii:table-2": [("Nesterov+Lie-Trotter < GD+Lie-Trotter", "nesterov-lt", "gd-lt", ("main", "wide"))],
+    "momentum_streams:table-1": [("TMMFormer < Vanilla", "tmm", "gd-lt", ("main", "wide")),
+                                 ("YuriiFormer < Vanilla", "yurii", "gd-lt", ("main", "wide"))],
+    "sympformer:table-1": [("Presymp ETD-AB2 < Baseline", "symp-softmax-presymp-etd-ab2", "gd-lt",
+                            ("deep", "deep-wide"))],
+}
+
+
+def scale_trend(claim_id: str) -> dict:
+    """The claim's headline gaps against model size: per comparison and study, the paired
+    difference d = loss(b) - loss(a) (positive: the paper's sign) with its 95% CI over the
+    study's paired seeds (>= MIN_SEEDS, else the missing runs), the model's parameters, and
+    whether the gap moves toward the paper's sign from the smallest to the largest size trained
+    (the mean of d grows; None below two sizes). Evidence beside the verdict, never the verdict."""
+    from particles.lm.model import VOCAB_SIZE
+    out = {}
+    for label, a, b, names in SCALE_TREND[claim_id]:
+        points, missing = [], []
+        for name in names:
+            study = get_study(name)
+            got = study.collect([a, b])
+            seeds = got.paired_seeds([a, b])
+            c = study.config
+            params = _params(c.n_layer, c.n_head, c.n_embd, c.block_size, VOCAB_SIZE, b)
+            if len(seeds) < MIN_SEEDS:
+                missing.append({"study": name, "params": params, "missing_runs": got.missing})
+                continue
+            d = paired_difference([got.results[a][s]["val_loss_full"] for s in seeds],
+                                  [got.results[b][s]["val_loss_full"] for s in seeds])
+            points.append({"study": name, "params": params, "n_seeds": len(seeds),
+                           "mean_diff": d["mean_diff"], "ci95": d["ci95"]})
+        out[label] = {"points": points, "not_yet_trained": missing,
+                      "toward_paper_sign": (points[-1]["mean_diff"] > points[0]["mean_diff"])
+                      if len(points) >= 2 else None}
+    return out

@@ -1,0 +1,29 @@
+"""Printed numbers as readings: a number printed to k digits stands for its rounding interval
+(issue 28: printed rounding is part of the reading)."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+
+def printed_interval(text: str) -> tuple[float, float]:
+    """The values a number printed as `text` stands for: its rounding interval at the printed
+    digits ("0.0306" -> [0.03055, 0.03065); an integer's trailing zeros are not significant:
+    "40" -> [35, 45), "15" -> [14.5, 15.5))."""
+    value = float(text)
+    if "." in text:
+        half = 0.5 * 10.0 ** -len(text.split(".")[1])
+    else:
+        stripped = text.lstrip("-").rstrip("0") or "0"
+        half = 0.5 * 10.0 ** (len(text.lstrip("-")) - len(stripped))
+    return value - half, value + half
+
+
+def derived_range(f, *printed: str, grid: int = 5) -> tuple[float, float]:
+    """The range of f over the rounding box of its printed inputs (every input on a grid of
+    `grid` points of its interval, endpoints included: f is monotone in each input here, so the
+    extremes are at corners, and the grid also covers gentle curvature)."""
+    axes = [np.linspace(*printed_interval(t), grid) for t in printed]
+    values = [f(*point) for point in itertools.product(*axes)]
+    return min(values), max(values)
