@@ -96,8 +96,8 @@ def affine_pushforward(budget: str) -> Evidence:
        statement="E(m, Σ, g) has mean m and covariance κ_gΣ; for the Student-t generator, conditions ii) "
                  "and iii) hold iff v > 1 and v > 2 (so v > 2 of Example 4.2 is the finite-variance range)",
        method="property", expect="holds",
-       paper_text=r"ii) finite expectation: $\int_{0}^{\infty}r^{\frac{d-1}{2}}g(r)\mathop{}\!\mathrm{d}{r}<\infty$; "
-                  r"iii) finite variance: $\int_{0}^{\infty}r^{\frac{d}{2}}g(r)\mathop{}\!\mathrm{d}{r}<\infty$. … "
+       paper_text=r"finite expectation: $\int_{0}^{\infty}r^{\frac{d-1}{2}}g(r)\mathop{}\!\mathrm{d}{r}<\infty;$ … "
+                  r"finite variance: $\int_{0}^{\infty}r^{\frac{d}{2}}g(r)\mathop{}\!\mathrm{d}{r}<\infty.$ … "
                   r"The expectation value and the variance of an elliptic distribution are, respectively "
                   r"$\operatorname{\mathbb{E}}_{X\sim E(m,\Sigma,g)}[X]=m,\qquad\operatorname{\mathbb{V}}_{X\sim E(m,\Sigma,g)}[X]=\kappa_{g}\Sigma,\quad\text{where }\kappa_{g}\coloneqq\frac{1}{d}\int\|y\|^{2}g(\|y\|^{2})\mathop{}\!\mathrm{d}{y}.$")
 def elliptical_moments(budget: str) -> Evidence:
