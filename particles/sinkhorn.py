@@ -6,7 +6,11 @@ Objects (for a cloud x ∈ R^{N×d} with weights a, batched over leading axes):
 
 * `sinkhorn_log`: the entropic plan π_ij = a_i b_j exp((f_i + g_j − C_ij)/ε) with marginals a, b,
   by alternating row/column normalization in the log domain (seed 003, slide "Sinkformer
-  Self-Attention Mechanism": K^{ℓ+1} = N_R(K^ℓ) for even ℓ, N_C(K^ℓ) for odd ℓ, K⁰ = exp(C)).
+  Self-Attention Mechanism": K^{ℓ+1} = N_R(K^ℓ) for even ℓ, N_C(K^ℓ) for odd ℓ, K⁰ = exp(C)),
+  optionally after ε-scaling (one iteration at each of ε₀, ε₀q, … above the target).
+* `sinkhorn_points`: the same solver for C_ij = κ|x_i − y_j|² on point clouds, the cost never
+  formed: an online logsumexp over chunks of rows (`particles.sinkhorn_online`), O(N + M) memory,
+  which reaches N = 10⁵ (seed 003, slide "Sinkhorn Algorithm").
 * `schrodinger_bridge`: the same-marginal SB π_{ρ,ε} of ρ = Σ aᵢδ_{xᵢ} for the cost κ|x−y|²
   (``cost="half_sq"``: κ = 1/2, which is the plan of Sinkhorn(xᵀy/ε); ``"sq"``: κ = 1, the slide
   "Entropic Regularization"). It solves the symmetric fixed point f = T(f) by the averaged
@@ -16,10 +20,12 @@ Objects (for a cloud x ∈ R^{N×d} with weights a, batched over leading axes):
   `kde_score`), and `sinkformer_attention` the literal attention step x_i ← Σ_j K^∞_ij W_V x_j.
 
 Everything is vectorized torch (no loop over particles), keeps the dtype and device of its inputs
-(use float64 for checks), and never sets torch global defaults. Both solvers share `_Updates`: the
-log-domain updates evaluated as matrix–vector products around absorbed potentials (log-stabilized
-scaling), the same iterates up to rounding at a fraction of the cost of a logsumexp per update;
-docs/benchmarks.md compares them with POT.
+(use float64 for checks), and never sets torch global defaults. The dense solvers share `_Updates`:
+the log-domain updates evaluated as matrix–vector products around absorbed potentials
+(log-stabilized scaling), the same iterates up to rounding at a fraction of the cost of a
+logsumexp per update; `OnlineUpdates` has the same interface, so one loop (`_alternate`) serves
+`sinkhorn_log` and `sinkhorn_points`, and `schrodinger_bridge(..., chunk=c)` runs the bridge and
+its barycentric projection chunk by chunk. docs/benchmarks.md compares them with POT and GeomLoss.
 """
 from __future__ import annotations
 
@@ -29,7 +35,8 @@ from typing import Callable
 
 import torch
 
-from theory.checks import positive, positive_int
+from particles.sinkhorn_online import OnlineUpdates, default_chunk
+from theory.checks import positive, positive_int, real
 from theory.gaussian_ot import cost_kappa
 
 # ------------------------------------------------------------------ validation
@@ -69,13 +76,16 @@ def _log_weights(w, shape: torch.Size, like: torch.Tensor, name: str) -> torch.T
 
 @dataclass(frozen=True)
 class SinkhornReport:
-    """iterations run; residual: max over the batch of ‖row marginal − a‖₂ of the returned plan
-    (its column marginal is exact); converged: residual <= tol."""
+    """iterations run (each a column and a row update), `annealing` of them at ε above the target
+    (ε-scaling) and at most max_iter at the target; residual: max over the batch of
+    ‖row marginal − a‖₂ of the returned plan at the target ε (its column marginal is exact);
+    converged: residual <= tol."""
 
     iterations: int
     residual: float
     tol: float
     converged: bool
+    annealing: int = 0
 
 
 class SinkhornNotConverged(RuntimeError):
@@ -83,9 +93,10 @@ class SinkhornNotConverged(RuntimeError):
 
     def __init__(self, report: SinkhornReport):
         self.report = report
-        super().__init__(f"Sinkhorn did not converge in max_iter={report.iterations} iterations: "
-                         f"marginal residual {report.residual:.3e} > tol {report.tol:.1e} "
-                         f"(raise max_iter or eps)")
+        at = report.iterations - report.annealing
+        super().__init__(f"Sinkhorn did not converge in max_iter={at} iterations at the target eps "
+                         f"({report.annealing} more while annealing): marginal residual "
+                         f"{report.residual:.3e} > tol {report.tol:.1e} (raise max_iter or eps)")
 
 
 def pairwise_cost(x: torch.Tensor, y: torch.Tensor, cost: str = "half_sq") -> torch.Tensor:
@@ -119,6 +130,11 @@ class _Updates:
         info = torch.finfo(C.dtype)
         self.tau = 0.25 * math.log(info.eps / info.tiny)
         self.f_abs = self.g_abs = self.K = self._minus_C_over_eps = None
+
+    def set_eps(self, eps: float) -> None:
+        """Change the temperature (ε-scaling): K̃ is re-absorbed at the next update."""
+        if eps != self.eps:
+            self.eps, self.K, self._minus_C_over_eps = eps, None, None
 
     def _log_domain(self, v: torch.Tensor, log_w: torch.Tensor, over: int) -> torch.Tensor:
         """−ε log Σ exp((v − C)/ε + log w), summed over the axis `over` that v indexes (-1: columns,
@@ -161,10 +177,75 @@ class _Updates:
         return g
 
 
+def _eps_scaling(eps_scaling) -> float | None:
+    if eps_scaling is None:
+        return None
+    q = real(eps_scaling, "eps_scaling")
+    if not 0 < q < 1:
+        raise ValueError(f"eps_scaling must lie in (0, 1) (the ratio of successive ε), got {q}")
+    return q
+
+
+def _stages(eps: float, eps0: float, q: float | None) -> list[float]:
+    """ε-scaling: the temperatures ε₀, ε₀q, ε₀q², … above the target ε, one iteration each
+    (ε₀ the largest cost difference, the scale at which every plan is nearly the product; Feydy,
+    "Geometric data analysis, beyond convolutions", 2020, §3.3). None: no stage."""
+    stages = []
+    while q is not None and eps0 > eps:
+        stages.append(eps0)
+        eps0 *= q
+    return stages
+
+
+def _potential(v, shape: torch.Size, like: torch.Tensor, name: str) -> torch.Tensor | None:
+    """A starting potential: None, or a finite tensor of the given shape (cast to `like`)."""
+    if v is None:
+        return None
+    if not isinstance(v, torch.Tensor):
+        raise TypeError(f"{name} must be a torch.Tensor or None, got {type(v).__name__}")
+    if v.shape != shape:
+        raise ValueError(f"{name} must have shape {tuple(shape)}, got {tuple(v.shape)}")
+    if not torch.isfinite(v).all():
+        raise ValueError(f"{name} contains NaN or inf")
+    return v.to(dtype=like.dtype, device=like.device)
+
+
+def _settings(eps, tol, max_iter, eps_scaling):
+    eps = positive(eps, "eps")
+    max_iter = positive_int(max_iter, "max_iter")
+    return eps, positive(tol, "tol"), max_iter, _eps_scaling(eps_scaling)
+
+
+def _alternate(updates, eps: float, log_a, log_b, *, tol, max_iter, f, g, raise_on_fail, stages):
+    """The alternating iteration shared by `sinkhorn_log` and `sinkhorn_points`: row update first
+    (from g, or zero), one column + row update per stage of `stages`, then at ε until the row
+    residual of (f, g = cols(f)) is <= tol. The residual costs no pass over C: the rows of the plan
+    (f, g) are a_i exp((f_i − rows(g)_i)/ε)."""
+    updates.set_eps(stages[0] if stages else eps)
+    if f is None:
+        f = updates.rows(torch.zeros_like(log_b) if g is None else g, log_b)
+    for e in stages:
+        updates.set_eps(e)
+        f = updates.rows(updates.cols(f, log_a), log_b)
+    updates.set_eps(eps)
+    annealing, residual = len(stages), float("inf")
+    for it in range(1, max_iter + 1):
+        g = updates.cols(f, log_a)
+        f_next = updates.rows(g, log_b)
+        residual = float(_marginal_residual(log_a, (f - f_next) / eps))
+        if residual <= tol:
+            return f, g, SinkhornReport(annealing + it, residual, tol, True, annealing)
+        f = f_next
+    report = SinkhornReport(annealing + max_iter, residual, tol, False, annealing)
+    if raise_on_fail:
+        raise SinkhornNotConverged(report)
+    return f, g, report
+
+
 def sinkhorn_log(C: torch.Tensor, eps: float, a: torch.Tensor | None = None,
                  b: torch.Tensor | None = None, *, tol: float = 1e-9, max_iter: int = 10_000,
                  f: torch.Tensor | None = None, g: torch.Tensor | None = None,
-                 raise_on_fail: bool = True):
+                 raise_on_fail: bool = True, eps_scaling: float | None = None):
     """Entropic OT plan π = diag(a)·exp((f ⊕ g − C)/ε)·diag(b) with marginals (a, b).
 
     C: cost (..., N, M); a (..., N), b (..., M) weights (uniform when None). The updates are the
@@ -174,33 +255,54 @@ def sinkhorn_log(C: torch.Tensor, eps: float, a: torch.Tensor | None = None,
         f_i = −ε log Σ_j b_j exp((g_j − C_ij)/ε),     g_j = −ε log Σ_i a_i exp((f_i − C_ij)/ε),
 
     evaluated in log-stabilized scaling form (`_Updates`: the same iterates up to rounding).
-    Returns (f, g, report); the returned pair has exact columns and a row residual <= tol.
-    Raises `SinkhornNotConverged` (with the residual reached) after `max_iter` iterations unless
-    `raise_on_fail` is False.
+    `eps_scaling` = q ∈ (0, 1) anneals first: one iteration at each of ε₀, ε₀q, … > ε, ε₀ the range
+    of C (`_stages`); None (default) starts at ε. Returns (f, g, report); the returned pair has
+    exact columns and a row residual <= tol, at ε. Raises `SinkhornNotConverged` (with the
+    residual reached) after `max_iter` iterations at ε unless `raise_on_fail` is False. `sinkhorn_points` is the same solver on point clouds in O(N + M) memory.
     """
     C = _check_points(C, "C")
-    eps = positive(eps, "eps")
-    max_iter = positive_int(max_iter, "max_iter")
-    if not tol > 0:
-        raise ValueError(f"tol must be > 0, got {tol}")
+    eps, tol, max_iter, q = _settings(eps, tol, max_iter, eps_scaling)
     log_a = _log_weights(a, C.shape[:-1], C, "a")
     log_b = _log_weights(b, C.shape[:-2] + C.shape[-1:], C, "b")
-    updates = _Updates(C, eps)
+    f, g = _potential(f, log_a.shape, C, "f"), _potential(g, log_b.shape, C, "g")
+    stages = _stages(eps, float(C.max() - C.min()), q)
+    return _alternate(_Updates(C, eps), eps, log_a, log_b, tol=tol, max_iter=max_iter, f=f, g=g,
+                      raise_on_fail=raise_on_fail, stages=stages)
 
-    if f is None:
-        f = updates.rows(torch.zeros_like(log_b) if g is None else g, log_b)
-    residual = float("inf")
-    for it in range(1, max_iter + 1):
-        g = updates.cols(f, log_a)
-        f_next = updates.rows(g, log_b)
-        residual = float(_marginal_residual(log_a, (f - f_next) / eps))
-        if residual <= tol:
-            return f, g, SinkhornReport(it, residual, tol, True)
-        f = f_next
-    report = SinkhornReport(max_iter, residual, tol, False)
-    if raise_on_fail:
-        raise SinkhornNotConverged(report)
-    return f, g, report
+
+def _check_clouds(x, y) -> None:
+    if x.shape[-1] != y.shape[-1] or x.shape[:-2] != y.shape[:-2]:
+        raise ValueError(f"y must have the batch shape and dimension of x {tuple(x.shape)}, "
+                         f"got {tuple(y.shape)}")
+
+
+def _chunk(chunk, m: int) -> int:
+    return default_chunk(m) if chunk is None else positive_int(chunk, "chunk")
+
+
+def sinkhorn_points(x: torch.Tensor, y: torch.Tensor, eps: float, a: torch.Tensor | None = None,
+                    b: torch.Tensor | None = None, *, cost: str = "half_sq", tol: float = 1e-9,
+                    max_iter: int = 10_000, f: torch.Tensor | None = None,
+                    g: torch.Tensor | None = None, raise_on_fail: bool = True,
+                    eps_scaling: float | None = None, chunk: int | None = None):
+    """`sinkhorn_log(pairwise_cost(x, y, cost), eps, a, b, ...)` without the N×M cost: the same
+    updates, stopping rule, returned (f, g, report) and ε-scaling (ε₀ = κ·diam², diam the diagonal
+    of the clouds' bounding box), evaluated `chunk` rows at a time by an online logsumexp
+    (`particles.sinkhorn_online`: memory O((N + M)·d + chunk·max(N, M)); the default chunk holds
+    ~2^18 entries). x (..., N, d), y (..., M, d) with the same batch shape. The iterates equal the
+    dense solver's up to rounding of the exponents, ≈ ε_mach·κ·max|x − x̄|²/ε (x̄ the clouds' mean)."""
+    x, y = _check_points(x, "x"), _check_points(y, "y")
+    _check_clouds(x, y)
+    eps, tol, max_iter, q = _settings(eps, tol, max_iter, eps_scaling)
+    log_a = _log_weights(a, x.shape[:-1], x, "a")
+    log_b = _log_weights(b, y.shape[:-1], x, "b")
+    f, g = _potential(f, log_a.shape, x, "f"), _potential(g, log_b.shape, x, "g")
+    both = torch.cat([x, y], dim=-2)
+    diameter = float((both.amax(dim=-2) - both.amin(dim=-2)).norm(dim=-1).max())
+    stages = _stages(eps, cost_kappa(cost) * diameter ** 2, q)
+    updates = OnlineUpdates(x, y, eps, cost, _chunk(chunk, max(x.shape[-2], y.shape[-2])))
+    return _alternate(updates, eps, log_a, log_b, tol=tol, max_iter=max_iter, f=f, g=g,
+                      raise_on_fail=raise_on_fail, stages=stages)
 
 
 def log_plan(C: torch.Tensor, eps: float, f: torch.Tensor, g: torch.Tensor,
@@ -230,6 +332,7 @@ class SchrodingerBridge:
     cost: str
     f: torch.Tensor
     report: SinkhornReport
+    chunk: int | None = None   # set: the projection is evaluated chunk by chunk, never N×N
 
     def cost_matrix(self) -> torch.Tensor:
         return pairwise_cost(self.x, self.x, self.cost)
@@ -240,38 +343,52 @@ class SchrodingerBridge:
     def barycentric_projection(self) -> torch.Tensor:
         """B_{ρ,ε}(x_i) = E_π[Y | X = x_i] = Σ_j π_ij x_j / Σ_j π_ij (seed 003, slide "Entropic
         Regularization"), a softmax over j of (f_j − C_ij)/ε + log a_j."""
+        if self.chunk is not None:
+            return OnlineUpdates(self.x, self.x, self.eps, self.cost, self.chunk).barycentric(self.f, self.log_a)
         logits = (self.f.unsqueeze(-2) - self.cost_matrix()) / self.eps + self.log_a.unsqueeze(-2)
         return torch.softmax(logits, dim=-1) @ self.x
 
 
 def schrodinger_bridge(x: torch.Tensor, eps: float, weights: torch.Tensor | None = None, *,
                        cost: str = "half_sq", tol: float = 1e-10, max_iter: int = 10_000,
-                       f: torch.Tensor | None = None) -> SchrodingerBridge:
+                       f: torch.Tensor | None = None, eps_scaling: float | None = None,
+                       chunk: int | None = None) -> SchrodingerBridge:
     """The same-marginal Schrödinger bridge π_{ρ,ε}, ρ = Σ aᵢδ_{xᵢ} (seed 003, slide "Self-attention
     update via same marginal Schrödinger bridges").
 
     With a = b and a symmetric cost the optimal potentials coincide (f = g), and f is the fixed
     point of T(f)_i = −ε log Σ_j a_j exp((f_j − C_ij)/ε); the averaged iteration f ← (f + T(f))/2
     converges to it. `f` warm-starts (e.g. from the previous step of a particle scheme).
-    The residual is ‖row marginal − a‖₂ (= the column one, by symmetry).
+    The residual is ‖row marginal − a‖₂ (= the column one, by symmetry). `eps_scaling` and the
+    iteration count as in `sinkhorn_log` (ε₀ = κ·diam²); `chunk` (rows per block) evaluates T and
+    the barycentric projection chunk by chunk in O(N·chunk) memory (`sinkhorn_points`), None the
+    dense N×N cost.
     """
     x = _check_points(x)
-    eps = positive(eps, "eps")
-    max_iter = positive_int(max_iter, "max_iter")
-    if not tol > 0:
-        raise ValueError(f"tol must be > 0, got {tol}")
+    eps, tol, max_iter, q = _settings(eps, tol, max_iter, eps_scaling)
     log_a = _log_weights(weights, x.shape[:-1], x, "weights")
-    T = _Updates(pairwise_cost(x, x, cost), eps)   # T(f) = T.rows(f, log_a), log-stabilized
-
-    f = torch.zeros_like(log_a) if f is None else f.to(dtype=x.dtype, device=x.device)
-    residual = float("inf")
+    f = _potential(f, log_a.shape, x, "f")
+    if chunk is None:
+        T = _Updates(pairwise_cost(x, x, cost), eps)   # T(f) = T.rows(f, log_a), log-stabilized
+    else:
+        chunk = positive_int(chunk, "chunk")
+        T = OnlineUpdates(x, x, eps, cost, chunk)
+    diameter = float((x.amax(dim=-2) - x.amin(dim=-2)).norm(dim=-1).max())
+    stages = _stages(eps, cost_kappa(cost) * diameter ** 2, q)
+    f = torch.zeros_like(log_a) if f is None else f
+    for e in stages:
+        T.set_eps(e)
+        f = 0.5 * (f + T.rows(f, log_a))
+    T.set_eps(eps)
+    annealing, residual = len(stages), float("inf")
     for it in range(1, max_iter + 1):
         Tf = T.rows(f, log_a)
         residual = float(_marginal_residual(log_a, (f - Tf) / eps))
         if residual <= tol:
-            return SchrodingerBridge(x, log_a, eps, cost, f, SinkhornReport(it, residual, tol, True))
+            report = SinkhornReport(annealing + it, residual, tol, True, annealing)
+            return SchrodingerBridge(x, log_a, eps, cost, f, report, chunk)
         f = 0.5 * (f + Tf)
-    raise SinkhornNotConverged(SinkhornReport(max_iter, residual, tol, False))
+    raise SinkhornNotConverged(SinkhornReport(annealing + max_iter, residual, tol, False, annealing))
 
 
 def barycentric_projection(x: torch.Tensor, eps: float, weights: torch.Tensor | None = None,
