@@ -10,13 +10,10 @@ def _i(locator, kind, what, claims=(), reason=""):
     return Item("heatflow", locator, kind, what, tuple(claims), reason)
 
 
-MEAN_FIELD = "claim heatflow:mean-field-limit being built (claims/heatflow_scaling.py, O(N)-memory Sinkhorn)"
-NEAR_LINEAR = "claim heatflow:near-linear-time being built (claims/heatflow_scaling.py, O(N)-memory Sinkhorn)"
-
 ITEMS = (
     _i("slide 'Previous Work on Understanding Self-Attention'", "prose",
        "we derive the mean-field limit of Sinkformers (the N-particle update converges to the measure "
-       "update as N → ∞)", reason=MEAN_FIELD),
+       "update as N → ∞)", ("heatflow:mean-field-limit",)),
     _i("slides 'Sinkformer Self-Attention Mechanism', 'Temperature Parameter', 'Let's dive deeper...', "
        "'Entropic Regularization'", "equation",
        "alternating row/column normalization of exp(C/ε) converges to a doubly stochastic K^∞, which is "
@@ -30,9 +27,8 @@ ITEMS = (
     _i("slide 'Infinite particles'", "equation",
        "the measure form ρ^{k+1} = (T_ρ)#ρ with the continuous Sinkhorn iteration is the Sinkformer update "
        "of a particle cloud's empirical measure (and its N → ∞ limit)",
-       ("heatflow:empirical-measure",),
-       "exact at every N on the empirical measure; the N → ∞ limit is the pending "
-       "heatflow:mean-field-limit"),
+       ("heatflow:empirical-measure", "heatflow:mean-field-limit"),
+       "exact at every N on the empirical measure; the N → ∞ limit is heatflow:mean-field-limit"),
     _i("slide 'Let's dive deeper...'; slide 'Self-attention update via same marginal Schrödinger "
        "bridges'", "equation",
        "with W_KᵀW_Q = W_QᵀW_K = −W_V = I the Sinkformer update is ρ^{k+1} = (2I − ∫k^∞_ε(x,·)dρ(x))#ρ = "
@@ -48,7 +44,9 @@ ITEMS = (
        ("heatflow:brenier",)),
     _i("slide 'Sinkhorn Algorithm'", "prose",
        "Sinkhorn computes Schrödinger bridges in near-linear time via alternating projections",
-       reason=NEAR_LINEAR + "; that Sinkhorn's fixed point is the bridge is heatflow:sinkhorn-sb"),
+       ("heatflow:near-linear-time", "heatflow:sinkhorn-sb"),
+       "the time against N by heatflow:near-linear-time; that Sinkhorn's fixed point is the bridge "
+       "by heatflow:sinkhorn-sb"),
     _i("slide 'Schrödinger Bridge between two N(0,1) random variables with ε = 0.01' (figure)", "figure",
        "the Gaussian same-marginal bridge at ε = 0.01 and the deviation of its barycentric projection "
        "from the identity", ("heatflow:bp-expansion",),
