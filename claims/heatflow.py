@@ -31,7 +31,7 @@ import sympy as sp
 import torch
 from scipy.integrate import solve_ivp
 
-from claims import Evidence, claim, decide, decide_readings, reading
+from claims import Evidence, claim, decide_readings, reading
 from particles import sinkhorn as sk
 from theory import gaussian_ot as go
 

@@ -10,7 +10,7 @@ import sympy as sp
 import torch
 from scipy.integrate import solve_ivp
 
-from claims import Evidence, claim, decide, decide_readings, reading
+from claims import Evidence, claim, decide
 
 SEED = 4
 F64 = torch.float64
