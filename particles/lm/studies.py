@@ -35,6 +35,8 @@ Studies (docs/training.md gives the learning curves these were chosen from):
 * ``linear-appb`` -- seed 000 App. B's own Table 2 protocol at its own model size: block 128,
   72 sequences per step, 10000 steps, peak lr 3e-4, 150 warm-up steps, minimum 0.4 x peak,
   scalars at 100x (`sympformer:table-2` decides on ``linear``; this is its protocol row).
+* ``main-adamw`` -- ``main`` with AdamW for every parameter group in place of the Muon hybrid,
+  Vanilla and TMMFormer only: seed 002 §4.2's optimizer ablation (`momentum_streams:optimizer-ablation-text`).
 * ``wide`` and ``deep-wide`` -- ``main`` and ``deep`` at width 128 (4x their block parameters),
   with the arms of each paper's headline assertion: the gaps against model size of figure
   ``scale-trend`` (issue 25 item 7).
@@ -87,6 +89,9 @@ DEEP_LINEAR = replace(DEEP, steps=12_000, h0=0.3, scalar_lr_mult=100.0)
 # first-order, 0.01 second-order); `linear` stays beside it as the setting the ledger decided first
 LINEAR_APPB = replace(BASE, block_size=128, batch_size=72, steps=10_000, warmup=150, lr=3e-4,
                       min_lr_ratio=0.4, scalar_lr_mult=100.0)
+# seed 002 §4.2's optimizer ablation ("a single pure AdamW for every parameter group"): `main` with
+# AdamW in place of the Muon hybrid, for Vanilla and TMMFormer
+MAIN_ADAMW = replace(MAIN, optimizer="adamw")
 # One size up (issue 25 item 7): `main` and `deep` at width 128 (4x the block parameters; heads of
 # width 32 as in `main`), the arms of each paper's headline assertion, for the gap-against-size
 # figure `scale-trend`
@@ -277,6 +282,7 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
     Study("deep", DEEP, SYMPFORMER_SOFTMAX, (0, 1, 2, 3, 4)),
     Study("deep-linear", DEEP_LINEAR, SYMPFORMER_LINEAR_DEEP, (0, 1, 2, 3, 4), baseline="gd-lt-linear"),
     Study("honesty", HONESTY, ("gd-lt",), (0,)),
+    Study("main-adamw", MAIN_ADAMW, ("gd-lt", "tmm"), (0, 1, 2)),
     Study("wide", WIDE, ("gd-lt", "nesterov-lt", "tmm", "yurii"), (0, 1, 2)),
     Study("deep-wide", DEEP_WIDE, ("gd-lt", "symp-softmax-presymp-etd-ab2"), (0, 1, 2)),
 )}
@@ -301,6 +307,7 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     # YuriiFormer) and the leak of the printed Hamiltonian force first
     ("deep", ("gd-lt", "symp-softmax-presymp-etd-ab2", "nesterov-lt"), (0, 1, 2)),
     ("main", SYMPFORMER_LEAK, (0, 1, 2)),
+    ("main-adamw", ("gd-lt", "tmm"), (0, 1, 2)),
     ("linear-appb", SYMPFORMER_LINEAR, (0, 1, 2)),
     ("wide", ("gd-lt", "nesterov-lt", "tmm", "yurii"), (0, 1, 2)),
     ("deep-wide", ("gd-lt", "symp-softmax-presymp-etd-ab2"), (0, 1, 2)),
