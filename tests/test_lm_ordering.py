@@ -139,3 +139,28 @@ def test_table_2_shows_the_scalar_rate_sensitivity_without_deciding_by_it(monkey
     assert ev.numbers["app_b_protocol"]["study"] == "linear-appb"
     if not ev.numbers["missing_runs"]:  # the committed linear study decides, as pinned
         assert ev.verdict == claims.load()["sympformer:table-2"].expect
+
+
+def test_an_ablation_pairs_seeds_across_studies_and_decides_the_change_on_sign(monkeypatch):
+    """momentum_streams:optimizer-ablation-text on synthetic runs: TMMFormer below Vanilla under
+    both optimizers, and the optimizer switch raising TMMFormer's loss (+0.03) more than Vanilla's
+    (+0.002): every sub-assertion holds; with the changes swapped the third one fails."""
+    import claims
+    import claims.lm_ablation as ab
+    from particles.lm.studies import Collected, Study
+
+    def runs(losses):
+        curve = {"step": [1, 2, 3, 4, 5], "val_loss": [2.0, 1.5, 1.2, 1.1, 1.1]}
+        return {v: {s: {"val_loss_full": x + 1e-4 * s, "curves": curve} for s in range(3)} for v, x in losses.items()}
+
+    def fake(adamw):
+        table = {"main": {"gd-lt": 1.40, "tmm": 1.36}, "main-adamw": adamw}
+        monkeypatch.setattr(Study, "collect", lambda self, variants=None, seeds=None: Collected(runs(table[self.name])))
+        monkeypatch.setattr(ab, "learned", lambda name, baseline=None: {"learned": True})
+        return claims.registry()["momentum_streams:optimizer-ablation-text"].check("full")
+
+    ev = fake({"gd-lt": 1.402, "tmm": 1.39})
+    assert ev.verdict == "holds", ev.numbers["sub_assertions"]
+    ev = fake({"gd-lt": 1.43, "tmm": 1.362})
+    rows = next(iter(ev.numbers["sub_assertions"].values()))
+    assert rows["Vanilla's change < TMMFormer's change"]["status"] == "fails" and ev.verdict == "fails"

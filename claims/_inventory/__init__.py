@@ -96,7 +96,7 @@ def coverage_markdown(all_items: list[Item]) -> str:
            "An item is covered when a ledger claim checks it (a proxy claim counts when the reason "
            "names what the proxy checks instead); verdicts are on [claims.md](claims.md).", "",
            "| paper | items | covered | share |", "|---|---|---|---|"]
-    out += [f"| `{p}` | {r['items']} | {r['covered']} | {r['share']:.0%} |" for p, r in rows.items()]
+    out += [f"| `{p}` | {r['items']} | {r['covered']} | {r['share']:.1%} |" for p, r in rows.items()]
     for paper in rows:
         out += ["", f"## `{paper}` ({PAPERS[paper]})", "",
                 "| locator | kind | item | claims | note |", "|---|---|---|---|---|"]

@@ -35,8 +35,10 @@ Studies (docs/training.md gives the learning curves these were chosen from):
 * ``linear-appb`` -- seed 000 App. B's own Table 2 protocol at its own model size: block 128,
   72 sequences per step, 10000 steps, peak lr 3e-4, 150 warm-up steps, minimum 0.4 x peak,
   scalars at 100x (`sympformer:table-2` decides on ``linear``; this is its protocol row).
-* ``main-adamw`` -- ``main`` with AdamW for every parameter group in place of the Muon hybrid,
-  Vanilla and TMMFormer only: seed 002 §4.2's optimizer ablation (`momentum_streams:optimizer-ablation-text`).
+* ``main-adamw``, ``main-half-lr``, ``main-matched`` -- seed 002 §4.2's ablations at proxy scale:
+  ``main`` with AdamW for every parameter group, with half the Muon learning rate (Vanilla and
+  TMMFormer), and a Vanilla widened to TMMFormer's parameter count (width 68)
+  (`claims.lm_ablation`).
 * ``wide`` and ``deep-wide`` -- ``main`` and ``deep`` at width 128 (4x their block parameters),
   with the arms of each paper's headline assertion: the gaps against model size of figure
   ``scale-trend`` (issue 25 item 7).
@@ -92,6 +94,12 @@ LINEAR_APPB = replace(BASE, block_size=128, batch_size=72, steps=10_000, warmup=
 # seed 002 §4.2's optimizer ablation ("a single pure AdamW for every parameter group"): `main` with
 # AdamW in place of the Muon hybrid, for Vanilla and TMMFormer
 MAIN_ADAMW = replace(MAIN, optimizer="adamw")
+# ... its learning-rate ablation ("We halve the Muon peak learning rate"): 0.02 -> 0.01
+MAIN_HALF_LR = replace(MAIN, muon_lr=MAIN.muon_lr / 2)
+# ... and its parameter-matched control ("a Vanilla variant with the same parameter count as
+# TMMFormer ... by widening d_model"): width 68 gives Vanilla 244,324 parameters, 2.4% above
+# TMMFormer's 238,688 at width 64 (the paper's width-900 control: 0.6% below)
+MAIN_MATCHED = replace(MAIN, n_embd=68)
 # One size up (issue 25 item 7): `main` and `deep` at width 128 (4x the block parameters; heads of
 # width 32 as in `main`), the arms of each paper's headline assertion, for the gap-against-size
 # figure `scale-trend`
@@ -283,6 +291,8 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
     Study("deep-linear", DEEP_LINEAR, SYMPFORMER_LINEAR_DEEP, (0, 1, 2, 3, 4), baseline="gd-lt-linear"),
     Study("honesty", HONESTY, ("gd-lt",), (0,)),
     Study("main-adamw", MAIN_ADAMW, ("gd-lt", "tmm"), (0, 1, 2)),
+    Study("main-half-lr", MAIN_HALF_LR, ("gd-lt", "tmm"), (0, 1, 2)),
+    Study("main-matched", MAIN_MATCHED, ("gd-lt",), (0, 1, 2)),
     Study("wide", WIDE, ("gd-lt", "nesterov-lt", "tmm", "yurii"), (0, 1, 2)),
     Study("deep-wide", DEEP_WIDE, ("gd-lt", "symp-softmax-presymp-etd-ab2"), (0, 1, 2)),
 )}
@@ -308,6 +318,8 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("deep", ("gd-lt", "symp-softmax-presymp-etd-ab2", "nesterov-lt"), (0, 1, 2)),
     ("main", SYMPFORMER_LEAK, (0, 1, 2)),
     ("main-adamw", ("gd-lt", "tmm"), (0, 1, 2)),
+    ("main-half-lr", ("gd-lt", "tmm"), (0, 1, 2)),
+    ("main-matched", ("gd-lt",), (0, 1, 2)),
     ("linear-appb", SYMPFORMER_LINEAR, (0, 1, 2)),
     ("wide", ("gd-lt", "nesterov-lt", "tmm", "yurii"), (0, 1, 2)),
     ("deep-wide", ("gd-lt", "symp-softmax-presymp-etd-ab2"), (0, 1, 2)),
