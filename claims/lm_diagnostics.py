@@ -1,31 +1,30 @@
-"""Diagnostics of the compact training path: the papers' wall-clock statements as measured
-ratios (seeds 000, 002, 004), seed 002's flatness (§6.1, App. G) and full-block Jacobian (§5.3)
-findings on trained compact models.
+"""Diagnostics of the compact training path: seed 002's flatness (§6.1, App. G) and full-block
+Jacobian (§5.3) findings on trained compact models, and the CPU measurement behind the papers'
+wall-clock statements (decided in `claims.lm_wallclock` by a validated cost model).
 
 Wall clock. Every model is timed in one process, interleaved round by round against vanilla
 (GD + Lie–Trotter = nanoGPT), by `particles.lm.bench.training_throughput`, once: the measurement is
-committed (results/bench/bench-training.json, with provenance) and read by the full budget,
-re-measured only with `--recompute` (timings are not byte-reproducible); a statement
-'ratio ≤ c' (or ≥ c) is decided when the distribution-free 95% confidence interval for the median
-of the paired per-round ratios (order statistics, `bench.median_interval`; at the full budget 21
-rounds: three model initialisations (seeds 0-2) of every variant, 7 rounds each) lies entirely on
-one side of c, and is `inconclusive` otherwise. (An earlier rule used the
-interquartile range of 7 rounds: a spread, not an uncertainty, that does not shrink with more
-rounds and covers the median with only ~55% confidence; its verdicts flipped between runs.) Ratios are CPU time of one thread at
-compact scale (4 layers, width 128): they test the statements' mechanism (what the update rule
-adds per step relative to the oracles), not the papers' GPU seconds. At the quick budget (toy
-size, two rounds) nothing is decided.
+committed (results/bench/bench-training.json, with provenance) and read by the ledger,
+re-measured only with `--recompute` (timings are not byte-reproducible): three model
+initialisations (seeds 0-2) of every variant, 7 rounds each, CPU time of one thread at compact
+scale (4 layers, width 128). The per-round ratios t_variant / t_vanilla are summarized by their
+median and its distribution-free 95% confidence interval (`bench.median_interval`). They are the
+proxy evidence of the wall-clock claims and the target the cost model is validated against; the
+claims themselves are decided at the papers' sizes (`claims.lm_wallclock`).
 
 Flatness and Jacobians. The trained models of the committed `main` study (`claims.lm`: same runs,
 same seeds) are probed with `particles.lm.diagnostics.model_diagnostics`; the numbers are committed
 under results/lm/main-diagnostics/ (`python -m particles.lm study diagnose main`) and read here,
-never recomputed by the ledger. Variants are compared by paired differences over seeds with 95%
-CIs, Holm-corrected over the comparisons that decide a claim (`claims._stats`, as `claims.lm`).
-Definitions, numbers and findings: docs/diagnostics.md.
+never recomputed by the ledger. Each claim quotes its sentences, splits them into sub-assertions
+and decides each on the sign of the paired difference over seeds (`claims._stats.sign_first`:
+Holm over a reading's sub-assertions, equivalence margin 0.1% of the level), under every reading
+of the text; the paper is wrong only if every reading fails. Definitions, numbers and findings:
+docs/diagnostics.md.
 """
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import tempfile
 from dataclasses import replace
@@ -34,10 +33,11 @@ from pathlib import Path
 
 import numpy as np
 
-from claims import Evidence, claim, jsonable, settings, verdict_from
-from claims._committed import THREADS, provenance, read_committed, write_committed
+from claims import Evidence, claim, decide_readings, jsonable, reading, settings
+from claims._committed import THREADS, StaleResult, committed_path, provenance, read_committed, write_committed
 from claims import lm as lm_claims
-from claims._stats import decide, paired_difference
+from claims._protocol import deviations, get_protocol, scale
+from claims._stats import sign_first
 from particles.lm import bench
 from particles.lm import diagnostics as dg
 from particles.lm import train as lm_train
@@ -70,159 +70,46 @@ THROUGHPUT = "bench-training"  # results/bench/bench-training.json: the committe
 
 
 def throughput_config(budget: str) -> dict:
-    """What the measurement depends on (a committed one with another config is stale)."""
+    """What the measurement depends on (a committed one with another config is stale; at the
+    full budget its variants need only include every variant the wall-clock claims compare)."""
     s = bench.bench_settings(budget)
     return jsonable({**s, "config": s["config"].as_dict(), "threads": THREADS,
                      "variants": sorted(VARIANTS) if budget == "full" else list(WALL_CLOCK_VARIANTS)})
 
 
+@lru_cache(maxsize=1)
+def committed_throughput() -> dict:
+    """The committed full-budget measurement as it is, never re-measured: every setting as the
+    code's, and every variant the wall-clock claims compare measured (a variant added to the
+    code since is simply not in it)."""
+    path = committed_path(THROUGHPUT)
+    wanted = throughput_config("full")
+    try:
+        got = json.loads(path.read_text(encoding="utf-8"))["config"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise FileNotFoundError(f"committed benchmark {path} is missing or unreadable ({type(exc).__name__}); "
+                                f"`python -m figures --only {THROUGHPUT} --recompute` re-measures it") from exc
+    missing = sorted(set(WALL_CLOCK_VARIANTS) - set(got.get("variants", ())))
+    if missing:
+        raise StaleResult(f"committed benchmark {path} lacks the compared variants {missing}; "
+                          f"`python -m figures --only {THROUGHPUT} --recompute` re-measures it")
+    return read_committed(THROUGHPUT, {**wanted, "variants": got["variants"]})["throughput"]
+
+
 @lru_cache(maxsize=2)
 def throughput(budget: str) -> dict:
-    """The benchmark shared by the wall-clock claims and `bench-training`: every variant at the
-    full budget, read from its committed measurement (`claims._committed`; measured again and
-    rewritten with `--recompute`); the variants named by the claims, measured, at quick."""
+    """The benchmark of `bench-training`: every variant at the full budget, read from its
+    committed measurement (`committed_throughput`; measured again and rewritten with
+    `--recompute`); the variants the wall-clock claims compare, measured, at quick."""
     if budget == "quick":
         return bench.training_throughput(budget, WALL_CLOCK_VARIANTS, threads=THREADS)
     if settings.recompute:
         result = {"config": throughput_config(budget), "provenance": provenance("torch", "numpy"),
                   "throughput": bench.training_throughput(budget, None, threads=THREADS)}
         write_committed(THROUGHPUT, result)
+        committed_throughput.cache_clear()
         return result["throughput"]
-    return read_committed(THROUGHPUT, throughput_config(budget))["throughput"]
-
-
-def _ratio(budget: str, name: str, baseline: str = bench.BASELINE) -> dict:
-    models = throughput(budget)["models"]
-    if baseline == bench.BASELINE:
-        return models[name]["ratio_to_baseline"]
-    timings = {k: bench.Timing(k, tuple(models[k]["step_seconds"]), 1) for k in (name, baseline)}
-    return bench.paired_ratio(timings, name, baseline)
-
-
-def _decide(budget: str, outcomes: list[tuple[bool, bool]]) -> tuple[bool, bool]:
-    """(holds, decided) over several bounds: any decisive failure fails; all decisive passes hold."""
-    if budget == "quick":
-        return False, False
-    if any(decided and not ok for ok, decided in outcomes):
-        return False, True
-    return all(ok for ok, _ in outcomes), all(decided for _, decided in outcomes)
-
-
-def _replication(budget: str) -> dict:
-    """The replication of a timing claim: `n_seeds` model initialisations per variant, each timed
-    in `rounds_per_seed` interleaved rounds; the pooled `n_rounds` are the paired unit of the
-    median's confidence interval."""
-    t = throughput(budget)
-    return {"n_seeds": len(t["seeds"]), "seeds": t["seeds"], "n_rounds": t["rounds"],
-            "rounds_per_seed": t["rounds_per_seed"]}
-
-
-def _setting(budget: str) -> dict:
-    t = throughput(budget)
-    return {k: t[k] for k in ("config", "batch_size", "seeds", "rounds_per_seed", "rounds", "steps",
-                              "threads", "device", "torch")}
-
-
-@claim("momentum_streams:wall-clock", locator="§4.2, Appendix D.6",
-       statement="momentum-stream blocks (TMMFormer, YuriiFormer, HBFormer, AdamFormer) add negligible "
-                 "per-step cost over the vanilla transformer",
-       method="experiment", expect="fails", expect_quick="inconclusive",
-       figures=["bench-training"])
-def momentum_wall_clock(budget: str) -> Evidence:
-    ratios = {v: _ratio(budget, v) for v in MOMENTUM_002}
-    holds, decided = _decide(budget, [bench.ratio_verdict(r, at_most=NEGLIGIBLE) for r in ratios.values()])
-    verdict = verdict_from(holds, decided=decided)
-    paper = {v: [lo / PAPER_002_S_PER_STEP["gd-lt"][1], hi / PAPER_002_S_PER_STEP["gd-lt"][0]]
-             for v, (lo, hi) in PAPER_002_S_PER_STEP.items() if v in MOMENTUM_002}
-    return Evidence(
-        verdict=verdict,
-        criterion=f"each paired step-time ratio t_variant/t_vanilla has the 95% CI of its median "
-                  f"<= {NEGLIGIBLE} (holds), one CI entirely above (fails), else inconclusive; "
-                  f"quick budget (toy size, 2 rounds) decides nothing",
-        numbers={"ratios": ratios, "paper_ratio_range_D6": paper, "setting": _setting(budget), **_replication(budget)},
-        counterexample={v: r for v, r in ratios.items() if r["ci_lo"] > NEGLIGIBLE}
-        if verdict == "fails" else None)
-
-
-@claim("momentum_streams:wall-clock-muon", locator="Appendix D.6",
-       statement="MuonFormer, with its per-token head-wise Newton–Schulz iteration, trains ≈3–5× slower "
-                 "per step than the vanilla transformer",
-       method="experiment", expect="fails", expect_quick="inconclusive",
-       figures=["bench-training"])
-def muon_wall_clock(budget: str) -> Evidence:
-    r = _ratio(budget, "muon")
-    holds, decided = _decide(budget, [bench.ratio_verdict(r, at_least=MUON_SLOWER[0], at_most=MUON_SLOWER[1])])
-    verdict = verdict_from(holds, decided=decided)
-    return Evidence(
-        verdict=verdict,
-        criterion=f"paired step-time ratio t_muon/t_vanilla with the 95% CI of its median inside "
-                  f"[{MUON_SLOWER[0]}, {MUON_SLOWER[1]}] (holds), entirely outside (fails), else "
-                  f"inconclusive. Measured as CPU time at compact scale: the statement's GPU wall "
-                  f"time also carries kernel-launch costs that this measurement does not",
-        numbers={"muon_over_vanilla": r,
-                 "paper_ratio": [PAPER_002_S_PER_STEP["muon"][0] / PAPER_002_S_PER_STEP["gd-lt"][1],
-                                 PAPER_002_S_PER_STEP["muon"][1] / PAPER_002_S_PER_STEP["gd-lt"][0]],
-                 "setting": _setting(budget), **_replication(budget)},
-        counterexample={"muon_over_vanilla": r, "setting": _setting(budget), **_replication(budget)} if verdict == "fails" else None)
-
-
-@claim("momentum_streams:wall-clock-only-muon", locator="Appendix D.6",
-       statement="the only optimizer-inspired variant with a large per-step penalty is MuonFormer",
-       method="experiment", expect="fails", expect_quick="inconclusive",
-       figures=["bench-training"])
-def only_muon_wall_clock(budget: str) -> Evidence:
-    ratios = {v: _ratio(budget, v) for v in NON_MUON_002}
-    holds, decided = _decide(budget, [bench.ratio_verdict(r, at_most=LARGE_PENALTY) for r in ratios.values()])
-    verdict = verdict_from(holds, decided=decided)
-    large = {v: r for v, r in ratios.items() if r["ci_lo"] > LARGE_PENALTY}
-    return Evidence(
-        verdict=verdict,
-        criterion=f"every seed-002 variant outside the Muon family (Muon, Ortho) has a paired "
-                  f"step-time ratio over vanilla with the 95% CI of its median <= {LARGE_PENALTY} "
-                  f"(holds); one entirely above (fails); else inconclusive",
-        numbers={"ratios": ratios, "muon_over_vanilla": _ratio(budget, "muon"),
-                 "setting": _setting(budget), **_replication(budget)},
-        counterexample=large if verdict == "fails" else None)
-
-
-@claim("yurii:wall-clock", locator="§6 (Polyak vs Nesterov)",
-       statement="Nesterov's lookahead comes at the same compute as Polyak's heavy ball (no extra "
-                 "attention/MLP oracle calls): equal step time, Euler and Lie–Trotter",
-       method="experiment", expect="holds", expect_quick="inconclusive",
-       figures=["bench-training"])
-def yurii_wall_clock(budget: str) -> Evidence:
-    ratios = {f"{s}": _ratio(budget, f"nesterov-{s}", f"polyak-{s}") for s in ("euler", "lt")}
-    outcomes = [bench.ratio_verdict(r, at_least=1 / NEGLIGIBLE, at_most=NEGLIGIBLE) for r in ratios.values()]
-    holds, decided = _decide(budget, outcomes)
-    models = throughput(budget)["models"]
-    return Evidence(
-        verdict=verdict_from(holds, decided=decided),
-        criterion=f"paired step-time ratios t_nesterov/t_polyak (Euler and Lie–Trotter) with "
-                  f"95% CI of the median inside [1/{NEGLIGIBLE}, {NEGLIGIBLE}] (holds), entirely "
-                  f"outside (fails), else inconclusive",
-        numbers={"nesterov_over_polyak": ratios,
-                 "over_vanilla": {v: models[v]["ratio_to_baseline"] for v in
-                                  ("polyak-lt", "nesterov-lt", "polyak-euler", "nesterov-euler")},
-                 "params": {v: models[v]["params"] for v in ("gd-lt", "polyak-lt", "nesterov-lt")},
-                 "setting": _setting(budget), **_replication(budget)})
-
-
-@claim("sympformer:wall-clock", locator="§6, Table 1",
-       statement="the SympFormer variants (softmax attention) cost more wall time per iteration than "
-                 "the baseline transformer",
-       method="experiment", expect="holds", expect_quick="inconclusive",
-       figures=["bench-training"])
-def sympformer_wall_clock(budget: str) -> Evidence:
-    ratios = {v: _ratio(budget, v) for v in SYMPFORMER_SOFTMAX}
-    holds, decided = _decide(budget, [bench.ratio_verdict(r, at_least=1.0) for r in ratios.values()])
-    base = PAPER_000_TABLE_1_SECONDS["gd-lt"]
-    return Evidence(
-        verdict=verdict_from(holds, decided=decided),
-        criterion="each paired step-time ratio t_sympformer/t_vanilla has the 95% CI of its median "
-                  "above 1 (holds), one entirely below 1 (fails), else inconclusive",
-        numbers={"ratios": ratios, "yurii_lt_ratio": _ratio(budget, "nesterov-lt"),
-                 "paper_table_1_ratio": {k: v / base for k, v in PAPER_000_TABLE_1_SECONDS.items()},
-                 "setting": _setting(budget), **_replication(budget)})
+    return committed_throughput()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,9 +121,11 @@ MOMENTUM = ("hb", "yurii", "tmm")  # seed 002's momentum-stream variants (§4.1,
 FLATNESS_VARIANTS = (VANILLA, "adam", "yurii", "tmm")  # seed 002 Figure 3(a)
 JACOBIAN_VARIANTS = (VANILLA, "adam", *MOMENTUM)  # seed 002 Figure 2
 QUICK_VARIANTS = (VANILLA, "yurii")
+LABELS = {VANILLA: "vanilla", "adam": "AdamFormer", "hb": "HBFormer", "yurii": "YuriiFormer", "tmm": "TMMFormer"}
 # Seed 002 Figure 3(a): tr(H)/N in units of 1e-3 (OpenWebText, best checkpoints).
 PAPER_TRACE_PER_PARAM = {VANILLA: 0.316, "adam": 0.210, "yurii": 0.139, "tmm": 0.142}
 STUDY = "main"
+PROTOCOL = "momentum_streams OpenWebText"  # §5.3 "the analyzed OpenWebText variants"; Fig. 3's OWT models
 MIN_SEEDS = lm_claims.MIN_SEEDS
 ALPHA = 0.05  # family-wise level of the Holm-corrected comparisons over seeds (claims._stats)
 
@@ -278,40 +167,74 @@ def _summary(values: list[float]) -> dict:
             "values": v.tolist()}
 
 
-def _comparisons(per_model: dict, printed: dict[tuple[str, str], str]) -> dict[str, dict]:
-    """claims._stats rows for `printed` {(variant, metric): '<' or '>' vs vanilla}: d oriented so
-    that the printed direction is d > 0 (vanilla - variant for '<', variant - vanilla for '>')."""
-    rows = {}
-    for (v, k), direction in printed.items():
-        a, b = per_model[v][k], per_model[VANILLA][k]
-        rows[f"{v} vs vanilla: {k} {direction}"] = (paired_difference(a, b) if direction == "<"
-                                                    else paired_difference(b, a))
-    return rows
+def _lower(x: list[float], y: list[float], kind: str = "less") -> tuple:
+    """The `sign_first` sub-assertion 'x below y' ("less"; "not-worse": not above by more than the
+    margin). Its margin is relative to the pair's mean level, so a negative quantity (log gains) is
+    compared as -y below -x: the same assertion with a positive level."""
+    if np.mean(x) + np.mean(y) < 0:
+        return [-v for v in y], [-v for v in x], kind
+    return list(x), list(y), kind
 
 
-def _experiment_evidence(budget, seeds, decided_rows, verdict, extra_decided, criterion, numbers):
-    """Common tail of the two diagnostics claims: n_seeds/mde/n_needed, and no decision at quick."""
-    numbers = dict(numbers, n_seeds=len(seeds), seeds=seeds, comparisons=decided_rows)
-    enough = budget == "full" and len(seeds) >= MIN_SEEDS and numbers.get("learned", False)
-    if not enough:
-        verdict = "inconclusive"
-        criterion += (f"; here: {len(seeds)} paired seeds (need {MIN_SEEDS}) and a learned baseline"
-                      if budget == "full" else "; the quick budget (1 seed, toy runs) decides nothing")
-    elif not extra_decided and verdict == "holds":
-        verdict = "inconclusive"
-    if verdict == "inconclusive":
-        undecided = [r for r in decided_rows.values() if r.get("status") == "undecided"]
-        if undecided:
-            needed = [r.get("n_needed") for r in undecided]
-            numbers |= {"mde": max(r["mde"] for r in undecided),
-                        "n_needed": None if None in needed else max(needed)}
-    return verdict, criterion, numbers
+def study_context(variants) -> dict:
+    """What every diagnostics claim states beside its verdict, at both budgets (committed runs):
+    the proxy scale and deviations of the `main` study against seed 002's OpenWebText protocol,
+    and the flatness of every arm's learning curve (`claims.lm.flatness`)."""
+    study = get_study(STUDY)
+    prot = get_protocol(PROTOCOL)
+    rows = {LABELS[v]: v for v in variants}
+    return {"scale": scale(study.config, prot), "deviations": deviations(study.config, prot),
+            "flatness": lm_claims.flatness(study.collect(list(variants)), rows)}
+
+
+def _decided(budget: str, seeds: list[int], prov: dict) -> str | None:
+    """Why the committed diagnostics cannot decide (None when they can)."""
+    if budget == "quick":
+        return "the quick budget (1 seed, toy runs) decides nothing"
+    if len(seeds) < MIN_SEEDS:
+        return f"only {len(seeds)} paired seeds committed (need {MIN_SEEDS})"
+    if not prov.get("learned"):
+        return "the study's baseline has not learned (claims.lm.learned)"
+    return None
+
+
+def _readings_evidence(readings: dict[str, tuple[dict, dict]], why: str | None, criterion: str,
+                       numbers: dict) -> Evidence:
+    """Decide each reading {text: (sign_first sub-assertions, {other sub-assertion: status})}:
+    it holds when every sub-assertion holds, fails when one fails (`claims.decide_readings` then
+    combines the readings); nothing is decided when `why` says the data cannot."""
+    rds, subs_out = [], {}
+    for text, (subs, others) in readings.items():
+        rows = sign_first(subs)[1] if subs and len(numbers["seeds"]) > 1 else {}
+        subs_out[text] = rows
+        statuses = {k: r["status"] for k, r in rows.items()} | others
+        held = [s == "holds" for s in statuses.values()]
+        verdict = False if "fails" in statuses.values() else True if held and all(held) else None
+        rds.append(reading(text, None if why else verdict, statuses=statuses))
+    numbers = dict(numbers, sub_assertions=subs_out)
+    undecided = [r for rows in subs_out.values() for r in rows.values() if r["status"] == "undecided"]
+    if undecided and not why:
+        needed = [r.get("n_needed") for r in undecided]
+        numbers |= {"mde": max(r["mde"] for r in undecided), "n_needed": None if None in needed else max(needed)}
+    failing = {f"{t}: {k}": r for t, rows in subs_out.items() for k, r in rows.items() if r["status"] == "fails"}
+    return decide_readings(rds, criterion=criterion + (f"; here: {why}" if why else ""), numbers=numbers,
+                           counterexample=None if why else failing or None,
+                           ambiguity="the readings disagree: " + "; ".join(
+                               f"{r['reading']} -> {r['verdict']}" for r in rds))
+
+
+SIGN_RULE = ("each sub-assertion decided on the sign of the paired difference over the committed seeds "
+             "(claims._stats.sign_first: Holm over a reading's sub-assertions at family-wise level 0.05; "
+             "'no detectable difference' when the 90% CI lies inside +-0.1% of the level); a reading "
+             "holds when every sub-assertion holds, fails when one fails; the paper is wrong only if "
+             f"every reading fails. Needs >= {MIN_SEEDS} paired seeds and a learned baseline")
 
 
 # ---------------------------------------------------------------------------------------------
 # seed 002 §6.1: flatness of the trained minima
 
 FLAT_KEYS = ("trace_per_param", "trace_per_vanilla_param", "trace", "lambda_max", "curve_range")
+FLATTER_BY = 2.0  # "roughly 2.2x flatter": every value a reader would call roughly 2.2 is above 2
 
 
 def flatness_study(budget: str) -> dict:
@@ -326,36 +249,61 @@ def flatness_study(budget: str) -> dict:
 
 
 @claim("momentum_streams:sec-6.1-flatness", locator="§6.1, Figure 3(a), Appendix G",
-       statement="the momentum variants (YuriiFormer, TMMFormer) reach flatter minima than the vanilla "
-                 "transformer: lower Hutchinson tr(H)/N (and lower λ_max, narrower filter-normalized "
-                 "loss range)",
-       method="experiment", expect="inconclusive",
-       figures=["flatness"])
+       statement="the vanilla transformer sits in the sharpest minimum; AdamFormer is flatter, and the "
+                 "momentum variants (YuriiFormer, TMMFormer) flatter still, by App. G's tr(H)/N (proxy: "
+                 "the main study's trained models, 4 layers, width 64, byte-level Shakespeare)",
+       method="experiment", expect="inconclusive", figures=["flatness"],
+       paper_text=r"Figure 3(a) reports the parameter-normalized Hessian trace $\operatorname{tr}(H)/N$ "
+                  r"($\times 10^{-3}$). The vanilla transformer sits in the sharpest minimum ($0.316$). "
+                  r"AdamFormer already flattens it substantially ($0.210$), and the momentum variants reach "
+                  r"the flattest minima by a wide margin—$0.139$ for YuriiFormer and $0.142$ for TMMFormer, "
+                  r"roughly $2.2\times$ flatter than vanilla and about a third lower than AdamFormer. [...] "
+                  r"Lower $\lambda_{\max}$, lower $\operatorname{tr}(H)/N$, and a smaller curve range each "
+                  r"indicate a flatter loss landscape.")
 def flatness_claim(budget: str) -> Evidence:
-    _, seeds, prov = diagnostics(budget, FLATNESS_VARIANTS if budget == "full" else QUICK_VARIANTS)
+    """Readings: (1) Figure 3(a)'s ordering on tr(H)/N, on sign: vanilla above AdamFormer,
+    YuriiFormer and TMMFormer, both momentum variants below AdamFormer; (2) the same on each of the
+    three other diagnostics App. G says indicate flatness (λ_max, tr(H), loss range); (3) reading
+    1 with the size the sentence states in words: vanilla's tr(H)/N above 2x each momentum
+    variant's ('roughly 2.2x flatter')."""
+    variants = FLATNESS_VARIANTS if budget == "full" else QUICK_VARIANTS
+    _, seeds, prov = diagnostics(budget, variants)
     study = flatness_study(budget)
-    per_model = {v: {k: [r[k] for r in rows] for k in FLAT_KEYS} for v, rows in study.items()}
+    per = {v: {k: [r[k] for r in rows] for k in FLAT_KEYS} for v, rows in study.items()}
     summary = {v: {k: _summary([r[k] for r in rows]) for k in FLAT_KEYS + ("val_loss_full",)}
                for v, rows in study.items()}
-    momentum = [v for v in ("yurii", "tmm") if v in study]
-    printed = {(m, "trace_per_param"): "<" for m in momentum}  # the quantity the paper compares
-    verdict, decided = (decide(_comparisons(per_model, printed)) if len(seeds) > 1 and VANILLA in study
-                        else ("inconclusive", {}))
-    reported = _comparisons(per_model, {(m, k): "<" for m in momentum for k in FLAT_KEYS
-                                        if k != "trace_per_param"}) if VANILLA in study else {}
-    criterion = (f"for YuriiFormer and TMMFormer, tr(H)/N below vanilla's: paired differences over "
-                 f"seeds, 95% CI, Holm over the two comparisons at family-wise level {ALPHA} "
-                 f"(claims._stats); holds if both agree, fails if one is reversed, else inconclusive "
-                 f"(n_needed). λ_max, tr(H), tr(H)/N_vanilla and the loss range are reported "
-                 f"(unadjusted) and do not decide. Estimators and defaults of App. G on the shared "
-                 f"validation batches of the committed `main` study")
-    verdict, criterion, numbers = _experiment_evidence(
-        budget, seeds, decided, verdict, True, criterion,
-        {"stats": summary, "reported": reported, "paper_trace_per_param_1e-3": PAPER_TRACE_PER_PARAM,
-         "settings": dg.FLATNESS_SETTINGS[budget], **prov})
-    return Evidence(verdict=verdict, criterion=criterion, numbers=numbers,
-                    counterexample={k: r for k, r in decided.items() if r["status"] == "reversed"}
-                    if verdict == "fails" else None)
+    momentum = [v for v in ("yurii", "tmm") if v in per]
+    others = [v for v in ("adam", *momentum) if v in per]
+
+    def ordering(key: str) -> dict:
+        subs = {f"{LABELS[v]} {key} < vanilla's": _lower(per[v][key], per[VANILLA][key]) for v in others}
+        if "adam" in per:
+            subs |= {f"{LABELS[m]} {key} < AdamFormer's": _lower(per[m][key], per["adam"][key]) for m in momentum}
+        return subs
+
+    readings = {"Figure 3(a): the ordering on tr(H)/N": (ordering("trace_per_param"), {}),
+                "every App. G diagnostic: the ordering on lambda_max, tr(H) and the loss range":
+                    ({k: sub for key in ("lambda_max", "trace", "curve_range") for k, sub in ordering(key).items()}, {}),
+                f"Figure 3(a) with its stated size: vanilla's tr(H)/N above {FLATTER_BY}x each momentum variant's":
+                    (ordering("trace_per_param") | {f"{FLATTER_BY} x {LABELS[m]} tr(H)/N < vanilla's": _lower(
+                        [FLATTER_BY * x for x in per[m]["trace_per_param"]], per[VANILLA]["trace_per_param"])
+                        for m in momentum}, {})}
+    numbers = {"stats": summary, "paper_trace_per_param_1e-3": PAPER_TRACE_PER_PARAM,
+               "trace_per_vanilla_param": {v: summary[v]["trace_per_vanilla_param"] for v in summary},
+               "settings": dg.FLATNESS_SETTINGS[budget], "n_seeds": len(seeds), "seeds": seeds, **prov,
+               **study_context(variants), "diagnostic_deviations": FLATNESS_DEVIATIONS}
+    return _readings_evidence(readings, _decided(budget, seeds, prov), criterion=(
+        "tr(H)/N and the other App. G estimators on the shared validation batches of the committed "
+        "`main` study, per seed; " + SIGN_RULE), numbers=numbers)
+
+
+FLATNESS_DEVIATIONS = [
+    {"setting": "checkpoint", "paper": "best validation checkpoint (§6.1)", "ours": "the final model (the "
+     "schedule decays to the last step)"},
+    {"setting": "validation batches B", "paper": "not stated", "ours": dg.FLATNESS_SETTINGS["full"]["batches"]},
+    {"setting": "tr(H)/N normalisation", "paper": "N = the variant's own parameters (TMMFormer 163.8M vs 124.4M)",
+     "ours": "the same; tr(H)/N_vanilla reported beside it (removes the auxiliary tables' 1/N credit)"},
+]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -390,41 +338,78 @@ def spearman_test(x: list[float], y: list[float]) -> dict:
             "p_less": float(np.mean(rhos <= rho + eps))}
 
 
+JACOBIAN_TEXT = (
+    r"Our main finding is that momentum changes how perturbations propagate across depth: momentum "
+    r"variants have lower minimum-gain persistence than Vanilla while preserving a broad transition "
+    r"spectrum. [...] We write $\sigma_{\max}^{\mathrm{eff}}(J_{\ell})$ and $\sigma_{\min}^{\mathrm{eff}}"
+    r"(J_{\ell})$ for the largest and smallest singular values kept by the same fixed numerical cutoff "
+    r"across all variants. [...] Figure 2 summarizes the result. Across the analyzed OpenWebText "
+    r"variants, lower minimum-gain persistence tracks lower validation loss: the momentum variants move "
+    r"to the low-persistence, low-loss region, whereas AdamFormer does not. At the same time, the "
+    r"momentum variants have higher stable rank and larger spectral spread, indicating that they do not "
+    r"simply collapse the transition spectrum.")
+
+
 @claim("momentum_streams:sec-5.3-jacobian", locator="§5.3, Figure 2",
        statement="momentum variants have lower minimum-gain persistence 𝒫 = Σ_ℓ log σ_min^eff(J_ℓ) than "
-                 "vanilla, with higher stable rank and larger spread; lower 𝒫 tracks lower validation loss",
-       method="experiment", expect="fails", expect_quick="inconclusive",
-       figures=["jacobian-diagnostics"])
+                 "vanilla (AdamFormer does not), with higher stable rank and larger spread; lower 𝒫 tracks "
+                 "lower validation loss (proxy: the main study's trained models)",
+       method="experiment", expect="inconclusive", figures=["jacobian-diagnostics"],
+       paper_text=JACOBIAN_TEXT,
+       referee="changed, fails -> inconclusive (issue 28): the fail rested on 𝒫 at our absolute "
+               "cutoff 1e-6, which binds in the first layer (where the momentum variants' σ_min^eff is "
+               "the lower, with 6-14 singular values cut against vanilla's 1-3); the paper leaves its "
+               "cutoff open, and at a smaller numerical cutoff the first layer's term is not known from "
+               "the committed diagnostics, so 'lower 𝒫' is undecided under that reading; at ours, and in "
+               "the three layers no cutoff <= 1e-6 touches, the momentum variants' 𝒫 is higher "
+               "(reversed), as before")
 def jacobian_claim(budget: str) -> Evidence:
-    _, seeds, prov = diagnostics(budget, JACOBIAN_VARIANTS if budget == "full" else QUICK_VARIANTS)
+    """Sub-assertions, for each momentum variant (HB, Yurii, TMM) against vanilla: 𝒫 lower,
+    mean stable rank higher, mean spread larger; AdamFormer's 𝒫 not below vanilla's
+    (non-inferiority); and 'lower 𝒫 tracks lower loss': Spearman ρ(𝒫, loss) across the five
+    variants' means significantly > 0 (exact permutation test, level 0.05; 5 variants need ρ >= 0.9).
+    Readings of the unstated cutoff: ours (absolute 1e-6, the same for every variant), or a
+    smaller numerical cutoff (e.g. a float64 rank tolerance), under which 𝒫 and the spread are
+    not known from the committed diagnostics (only the stable rank, a full-spectrum quantity)."""
+    variants = JACOBIAN_VARIANTS if budget == "full" else QUICK_VARIANTS
+    _, seeds, prov = diagnostics(budget, variants)
     study = jacobian_study(budget)
-    per_model = {v: {"persistence": [r["persistence"] for r in rows],
-                     "stable_rank": [float(np.mean(r["stable_rank"])) for r in rows],
-                     "spread": [float(np.mean(r["spread"])) for r in rows],
-                     "val_loss_full": [r["val_loss_full"] for r in rows]} for v, rows in study.items()}
-    printed = {(m, k): d for m in MOMENTUM if m in study
-               for k, d in (("persistence", "<"), ("stable_rank", ">"), ("spread", ">"))}
-    verdict, decided = (decide(_comparisons(per_model, printed)) if len(seeds) > 1 and VANILLA in study
-                        else ("inconclusive", {}))
-    means = {v: {k: float(np.mean(x)) for k, x in d.items()} for v, d in per_model.items()}
-    rank = (spearman_test([m["persistence"] for m in means.values()],
-                          [m["val_loss_full"] for m in means.values()]) if len(means) > 2 else None)
-    # "lower 𝒫 tracks lower loss": ρ(𝒫, loss) significantly > 0 (exact permutation test, level
-    # ALPHA) supports it, significantly < 0 decides against it, anything else leaves it open
-    tracked = rank is not None and rank["p_greater"] < ALPHA
-    if rank is not None and rank["p_less"] < ALPHA and verdict != "fails":
-        verdict = "fails"
-    criterion = (f"for each momentum variant (HB, Yurii, TMM): 𝒫 below vanilla's, mean (over layers) "
-                 f"stable rank and spread above: paired differences over seeds, 95% CI, Holm over "
-                 f"these 9 comparisons at family-wise level {ALPHA} (claims._stats); and Spearman "
-                 f"ρ(𝒫, val loss) across the variants' means significantly > 0 by an exact permutation "
-                 f"test at level {ALPHA} (5 variants: needs ρ ≥ 0.9, p = 5/120). All agree and ρ "
-                 f"significant: holds; one reversed (or ρ significantly < 0): fails; else "
-                 f"inconclusive. J_ℓ by torch.func (float64) on validation sequences, singular "
-                 f"values above {dg.SIGMA_CUTOFF} kept; the committed `main` study")
-    verdict, criterion, numbers = _experiment_evidence(
-        budget, seeds, decided, verdict, tracked, criterion,
-        {"per_model": per_model, "means": means,
-         "spearman_persistence_vs_loss": rank["rho"] if rank else math.nan, "spearman_test": rank,
-         "settings": dg.JACOBIAN_SETTINGS[budget], "cutoff": dg.SIGMA_CUTOFF, **prov})
-    return Evidence(verdict=verdict, criterion=criterion, numbers=numbers)
+    per = {v: {"persistence": [r["persistence"] for r in rows],
+               "persistence_uncut_layers": [float(np.sum(np.asarray(r["log_min_gain"])[np.asarray(r["n_kept"]) == max(r["n_kept"])]))
+                                            for r in rows],
+               "stable_rank": [float(np.mean(r["stable_rank"])) for r in rows],
+               "spread": [float(np.mean(r["spread"])) for r in rows],
+               "val_loss_full": [r["val_loss_full"] for r in rows]} for v, rows in study.items()}
+    momentum = [v for v in MOMENTUM if v in per]
+    means = {v: {k: float(np.mean(x)) for k, x in d.items()} for v, d in per.items()}
+    rank = (spearman_test([m["persistence"] for m in means.values()], [m["val_loss_full"] for m in means.values()])
+            if len(means) > 2 else None)
+    tracks = {"lower persistence tracks lower loss (Spearman, exact permutation test)":
+              "undecided" if rank is None else "holds" if rank["p_greater"] < ALPHA
+              else "fails" if rank["p_less"] < ALPHA else "undecided"}
+    stable = {f"{LABELS[m]} stable rank > vanilla's": _lower(per[VANILLA]["stable_rank"], per[m]["stable_rank"])
+              for m in momentum}
+    cut = {f"{LABELS[m]} persistence < vanilla's": _lower(per[m]["persistence"], per[VANILLA]["persistence"])
+           for m in momentum}
+    cut |= {f"{LABELS[m]} spread > vanilla's": _lower(per[VANILLA]["spread"], per[m]["spread"]) for m in momentum}
+    if "adam" in per:
+        cut["AdamFormer persistence not below vanilla's"] = _lower(per[VANILLA]["persistence"],
+                                                                   per["adam"]["persistence"], "not-worse")
+    readings = {f"our cutoff (absolute {dg.SIGMA_CUTOFF:g}, every variant)": (cut | stable, tracks),
+                "a smaller numerical cutoff (not computable from the committed diagnostics: 𝒫 and the "
+                "spread unknown)": (stable, {"persistence and spread at that cutoff": "undecided"})}
+    numbers = {"per_model": per, "means": means,
+               "spearman_persistence_vs_loss": rank["rho"] if rank else math.nan, "spearman_test": rank,
+               "layers_cut": {v: [r["n_kept"] for r in rows] for v, rows in study.items()},
+               "settings": dg.JACOBIAN_SETTINGS[budget], "cutoff": dg.SIGMA_CUTOFF,
+               "n_seeds": len(seeds), "seeds": seeds, **prov, **study_context(variants),
+               "diagnostic_deviations": [
+                   {"setting": "singular-value cutoff", "paper": "'the same fixed numerical cutoff' (value not stated)",
+                    "ours": f"absolute {dg.SIGMA_CUTOFF:g}"},
+                   {"setting": "sequences x tokens", "paper": "not stated",
+                    "ours": f"{dg.JACOBIAN_SETTINGS['full']['sequences']} x {dg.JACOBIAN_SETTINGS['full']['tokens']}"},
+                   {"setting": "checkpoint", "paper": "trained OpenWebText models", "ours": "the final model"}]}
+    return _readings_evidence(readings, _decided(budget, seeds, prov), criterion=(
+        "J_ℓ by torch.func (float64) on validation sequences of the committed `main` study; 'lower 𝒫 "
+        f"tracks lower loss' by an exact permutation test of Spearman's ρ at level {ALPHA} (5 variants: "
+        "rho >= 0.9 supports it, <= -0.9 refutes it); " + SIGN_RULE), numbers=numbers)
