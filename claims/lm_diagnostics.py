@@ -253,7 +253,8 @@ def flatness_study(budget: str) -> dict:
                  "momentum variants (YuriiFormer, TMMFormer) flatter still, by App. G's tr(H)/N (proxy: "
                  "the main study's trained models, 4 layers, width 64, byte-level Shakespeare)",
        method="experiment", expect="inconclusive", figures=["flatness"],
-       paper_text=r"Figure 3(a) reports the parameter-normalized Hessian trace $\operatorname{tr}(H)/N$ "
+       # quoted verbatim: the seed's non-breaking and thin spaces are kept
+       paper_text=r"Figure 3(a) reports the parameter-normalized Hessian trace $\operatorname{tr}(H)/N$ "
                   r"($\times 10^{-3}$). The vanilla transformer sits in the sharpest minimum ($0.316$). "
                   r"AdamFormer already flattens it substantially ($0.210$), and the momentum variants reach "
                   r"the flattest minima by a wide margin—$0.139$ for YuriiFormer and $0.142$ for TMMFormer, "
@@ -338,12 +339,12 @@ def spearman_test(x: list[float], y: list[float]) -> dict:
             "p_less": float(np.mean(rhos <= rho + eps))}
 
 
-JACOBIAN_TEXT = (
+JACOBIAN_TEXT = (  # verbatim, with the seed's non-breaking space in "Figure 2"
     r"Our main finding is that momentum changes how perturbations propagate across depth: momentum "
     r"variants have lower minimum-gain persistence than Vanilla while preserving a broad transition "
     r"spectrum. [...] We write $\sigma_{\max}^{\mathrm{eff}}(J_{\ell})$ and $\sigma_{\min}^{\mathrm{eff}}"
     r"(J_{\ell})$ for the largest and smallest singular values kept by the same fixed numerical cutoff "
-    r"across all variants. [...] Figure 2 summarizes the result. Across the analyzed OpenWebText "
+    r"across all variants. [...] Figure 2 summarizes the result. Across the analyzed OpenWebText "
     r"variants, lower minimum-gain persistence tracks lower validation loss: the momentum variants move "
     r"to the low-persistence, low-loss region, whereas AdamFormer does not. At the same time, the "
     r"momentum variants have higher stable rank and larger spectral spread, indicating that they do not "
