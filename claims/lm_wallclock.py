@@ -185,7 +185,8 @@ def validation(model: dict) -> dict:
 def comparison(model: dict, paper: str, a: str, b: str) -> dict:
     """Ratio t_a / t_b: at proxy size predicted and measured on this CPU (the validation error e of
     this pair), at the paper's size on the H100 roofline per execution model, and the band
-    [min r (1 - e), max r (1 + e)] that decides; the CPU prediction at paper size beside it."""
+    [min r (1 - e), max r (1 + e)] that decides; beside it the CPU prediction at paper size and
+    the H100 prediction at proxy size."""
     px, pp = model["proxy"], model["papers"][paper]
     pred = px[a]["cpu_seconds"]["seconds"] / px[b]["cpu_seconds"]["seconds"]
     meas = measured_ratio(a, b)
@@ -196,7 +197,9 @@ def comparison(model: dict, paper: str, a: str, b: str) -> dict:
             "proxy_measured": {k: meas[k] for k in ("median", "ci_lo", "ci_hi", "ci_coverage")},
             "flops_ratio": pp[a]["flops"] / pp[b]["flops"],
             "bytes_ratio": {x: pp[a][f"bytes_{x}"] / pp[b][f"bytes_{x}"] for x in EXECUTIONS},
-            "cpu_at_paper_size": pp[a]["cpu_seconds"]["seconds"] / pp[b]["cpu_seconds"]["seconds"]}
+            "cpu_at_paper_size": pp[a]["cpu_seconds"]["seconds"] / pp[b]["cpu_seconds"]["seconds"],
+            "h100_at_proxy_size": {x: px[a]["h100_seconds"][x]["seconds"] / px[b]["h100_seconds"][x]["seconds"]
+                                   for x in EXECUTIONS}}
 
 
 def status(band: list[float], *, at_least: float | None = None, at_most: float | None = None) -> str:
