@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import difflib
 import glob
+import io
 import math
 import re
 from dataclasses import dataclass
@@ -34,8 +35,7 @@ from typing import Iterable
 import numpy as np
 
 from claims._report import FLOAT_FLOOR
-
-from ._registry import _shown
+from theory.cli import shown
 
 # RMS (0-255 scale) of a few edge pixels whose antialiasing flips when a plotted value moves by a
 # last-digit amount: measured 0.002 for 3 pixels of ab2-order; a changed label, marker or curve
@@ -107,9 +107,9 @@ def compare_text(committed: str, regenerated: str, tol: Tolerance) -> list[str]:
                 pairs = [(a, b) for a, b in zip(old_split[i][1], new_split[j][1])
                          if not _numbers_equal(a, b, tol)]
                 if pairs:
-                    shown = ", ".join(f"{a} -> {b}" for a, b in pairs[:4])
+                    listed = ", ".join(f"{a} -> {b}" for a, b in pairs[:4])
                     more = f" (+{len(pairs) - 4} more)" if len(pairs) > 4 else ""
-                    found.append(f"line {i + 1}: {shown}{more} (allowed: rtol {tol.rtol:.0e}, "
+                    found.append(f"line {i + 1}: {listed}{more} (allowed: rtol {tol.rtol:.0e}, "
                                  f"atol {tol.atol:.0e}) in `{_short(old[i])}`")
             continue
         for i in range(i1, i2):
@@ -122,11 +122,17 @@ def compare_text(committed: str, regenerated: str, tol: Tolerance) -> list[str]:
 
 
 def compare_png(committed: Path, regenerated: Path, rms_tol: float = PNG_RMS) -> list[str]:
-    """The difference between two images beyond `rms_tol` (module docstring), or []."""
-    if committed.read_bytes() == regenerated.read_bytes():
+    """The difference between two image files beyond `rms_tol` (module docstring), or []."""
+    return png_differences(committed.read_bytes(), regenerated.read_bytes(), rms_tol)
+
+
+def png_differences(committed: bytes, regenerated: bytes, rms_tol: float = PNG_RMS) -> list[str]:
+    """The difference between two PNG images (their bytes) beyond `rms_tol`, or []."""
+    if committed == regenerated:
         return []
     import matplotlib.image as mpimg
-    a, b = (np.asarray(mpimg.imread(p), dtype=float) for p in (committed, regenerated))
+    a, b = (np.asarray(mpimg.imread(io.BytesIO(x), format="png"), dtype=float)
+            for x in (committed, regenerated))
     if a.shape != b.shape:
         return [f"image size {a.shape[1]}x{a.shape[0]} -> {b.shape[1]}x{b.shape[0]}"]
     scale = 255.0 if a.dtype.kind == "f" and a.max(initial=0) <= 1.0 else 1.0
@@ -155,15 +161,15 @@ def compare(pairs: Iterable[tuple[Path, Path, Tolerance]]) -> list[str]:
         if not committed.exists() and not regenerated.exists():
             continue
         if not regenerated.exists():
-            report.append(f"{_shown(committed)}: committed, not regenerated")
+            report.append(f"{shown(committed)}: committed, not regenerated")
             continue
         if not committed.exists():
-            report.append(f"{_shown(committed)}: not committed, regenerated as {_shown(regenerated)}")
+            report.append(f"{shown(committed)}: not committed, regenerated as {shown(regenerated)}")
             continue
         found = compare_file(committed, regenerated, tol)
-        report += [f"{_shown(committed)}: {d}" for d in found[:SHOWN]]
+        report += [f"{shown(committed)}: {d}" for d in found[:SHOWN]]
         if len(found) > SHOWN:
-            report.append(f"{_shown(committed)}: … {len(found) - SHOWN} more differences")
+            report.append(f"{shown(committed)}: … {len(found) - SHOWN} more differences")
     return report
 
 
@@ -188,5 +194,5 @@ def figure_pairs(checked: Iterable, committed: Path,
 def strays(committed: Path, registered: Iterable[str]) -> list[str]:
     """Committed files of the figure folder that no registered figure writes, one line each."""
     known = set(registered)
-    return [f"{_shown(p)}: committed, written by no figure" for p in sorted(committed.iterdir())
+    return [f"{shown(p)}: committed, written by no figure" for p in sorted(committed.iterdir())
             if p.is_file() and not p.name.startswith(".") and p.name.split(".")[0] not in known]

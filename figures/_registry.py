@@ -34,7 +34,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 import claims  # noqa: E402
+from theory.cli import shown  # noqa: E402
 from theory.io import atomic_write, atomic_write_text  # noqa: E402
+
+from ._check import png_differences  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -139,12 +142,19 @@ class Context:
         return rounded(claims.jsonable(x), spec.digits if spec else None, spec.floor if spec else 0.0)
 
     def save(self, fig: "plt.Figure", suffix: str = ".png") -> Path:
-        """Save deterministically (no software/date metadata) and close the figure."""
+        """Save deterministically (no software/date metadata) and close the figure. An existing
+        PNG that is the same image within `--check`'s tolerance (figures/_check.py: a few edge
+        pixels whose antialiasing flips when matplotlib's log and affine transforms, which run on
+        numpy's CPU-specific kernels, move a point by a last-bit amount) keeps its bytes, so a
+        rerun on another machine changes no file for such noise."""
         meta = {"Software": None} if suffix == ".png" else {"Date": None, "Creator": None}
-        path = atomic_write(self.path(suffix), lambda tmp: fig.savefig(
-            tmp, format=suffix.lstrip("."), dpi=120, metadata=meta, bbox_inches="tight"))
+        buf = io.BytesIO()
+        fig.savefig(buf, format=suffix.lstrip("."), dpi=120, metadata=meta, bbox_inches="tight")
         plt.close(fig)
-        return path
+        data, path = buf.getvalue(), self.path(suffix)
+        if suffix == ".png" and path.is_file() and not png_differences(path.read_bytes(), data):
+            return path
+        return atomic_write(path, lambda tmp: Path(tmp).write_bytes(data))
 
     def save_json(self, data: Mapping[str, Any]) -> Path:
         """`<name>.json`: keys sorted, floats at the figure's precision."""
@@ -174,8 +184,8 @@ class Context:
             if problem is None:
                 return record["value"]
             rerun = " ".join(["python -m figures", *(["--quick"] if self.budget == "quick" else []),
-                              "--only", self.name, "--out", _shown(self.out)])
-            tqdm.write(f"figures: cache {_shown(path)} {problem}; rebuilding it now "
+                              "--only", self.name, "--out", shown(self.out)])
+            tqdm.write(f"figures: cache {shown(path)} {problem}; rebuilding it now "
                        f"(`{rerun}` rebuilds it)", file=sys.stderr)
         value = claims.jsonable(compute())
         atomic_write_text(path, json.dumps({**stamp, "value": value}, sort_keys=True))
@@ -194,9 +204,3 @@ def _read_cache(path: Path, stamp: Mapping[str, str]) -> tuple[Any, str | None]:
     if written != dict(stamp):
         return None, f"is stale (written for {written})"
     return record, None
-
-
-def _shown(path: Path) -> str:
-    """`path` as the user would type it: relative to the working folder when inside it."""
-    path = Path(path).absolute()
-    return str(path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path)

@@ -18,7 +18,9 @@ def _rows(numbers: dict) -> list[list[str]]:
     p_rank = {label: k + 1 for k, label in enumerate(sorted(printed, key=printed.get))}
     m_rank = {label: k + 1 for k, label in enumerate(sorted(measured, key=lambda l: measured[l]["mean"]))}
     rows = []
-    for label in sorted({*printed, *measured}, key=lambda l: printed.get(l, float("inf"))):
+    # the printed rows in the table's order, then the arms it prints no loss for, by name (a set's
+    # order changes with the process's string hashing: never let it reach the file)
+    for label in [*sorted(printed, key=printed.get), *sorted(set(measured) - set(printed))]:
         m = measured.get(label)
         rows.append([label, f"{printed[label]:.4f}" if label in printed else "—", str(p_rank.get(label, "—")),
                      f"{m['mean']:.4f} ± {m['std']:.4f}" if m else "—",

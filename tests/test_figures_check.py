@@ -152,6 +152,29 @@ def test_png_of_another_size_is_named(tmp_path):
     assert compare_png(a, tmp_path / "b.png")[0].startswith("image size")
 
 
+def test_save_keeps_a_png_that_is_the_same_image_and_rewrites_a_changed_one(tmp_path):
+    """What another machine's rerun does to a committed PNG: an image within --check's tolerance
+    keeps its bytes (git sees no change), a changed drawing is written."""
+    import matplotlib.image as mpimg
+
+    def draw(y):
+        fig, ax = plt.subplots(figsize=(3, 2))
+        ax.plot([0, 1, 2], y)
+        return fig
+
+    ctx = Context(out=tmp_path, budget="quick", name="probe")
+    path = ctx.save(draw([0, 1, 0]))
+    image = mpimg.imread(path)
+    image[10, 10, :3] = np.clip(image[10, 10, :3] + 2 / 255, 0, 1)  # one edge pixel, 2 levels
+    mpimg.imsave(path, image)
+    other_machine = path.read_bytes()
+    ctx.save(draw([0, 1, 0]))
+    assert path.read_bytes() == other_machine
+    ctx.save(draw([0, 0.5, 0]))
+    fresh = Context(out=tmp_path / "fresh", budget="quick", name="probe").save(draw([0, 0.5, 0]))
+    assert path.read_bytes() == fresh.read_bytes() != other_machine
+
+
 def test_compare_names_missing_files_and_counts_what_it_does_not_list(tmp_path):
     committed, regenerated = tmp_path / "docs", tmp_path / "check"
     committed.mkdir()

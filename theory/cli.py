@@ -54,3 +54,9 @@ def writable(parser: Parser, param: str, path: Path, *, folder: bool, into_docs:
         parser.error(f"{param}: cannot write {path} ({exc.strerror or exc} in "
                      f"{anchor}); choose a writable path")
     return path
+
+
+def shown(path: Path) -> str:
+    """`path` as the user would type it: relative to the working folder when inside it."""
+    path = Path(path).absolute()
+    return str(path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path)
