@@ -31,7 +31,8 @@ def draw(ctx: Context) -> None:
         ax.grid(alpha=0.3)
     axes[-1].set_xlabel("t")
     fig.suptitle("Seed 001 fig. 5: q1(t), implicit midpoint h = 0.4 on [0, 100]; the test value "
-                 f"k = 3.5 is not on the 40-point training grid (nearest {ev['nearest_training_k']:.4f})",
+                 f"k = 3.5 is not on our training grid linspace(0, 4, 40) (nearest "
+                 f"{ev['linspace_nearest_training_k']:.4f}); it is on the step-0.1 grids",
                  fontsize=9)
     fig.tight_layout()
     ctx.save(fig)
