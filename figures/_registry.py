@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -155,6 +156,13 @@ class Context:
         if suffix == ".png" and path.is_file() and not png_differences(path.read_bytes(), data):
             return path
         return atomic_write(path, lambda tmp: Path(tmp).write_bytes(data))
+
+    def written(self, values: Any) -> np.ndarray:
+        """`values` (an array or a sequence of floats) as the figure's data file writes them: a
+        figure that draws quantities at the rounding level (defects of structure-preserving maps)
+        draws these, so that its image, like its data, does not depend on the machine's float
+        kernels."""
+        return np.asarray(self._data(np.asarray(values, dtype=float)), dtype=float)
 
     def save_json(self, data: Mapping[str, Any]) -> Path:
         """`<name>.json`: keys sorted, floats at the figure's precision."""

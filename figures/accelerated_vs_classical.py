@@ -47,7 +47,7 @@ def draw(ctx: Context) -> None:
     axes[0].legend(fontsize=7)
     ax = axes[2]
     names = list(defects)
-    vals = [max(defects[n], 1e-17) for n in names]
+    vals = np.maximum(ctx.written([defects[n] for n in names]), 1e-17)  # 0.0: rounding level
     ax.barh(range(len(names)), vals, color=["C3" if v > 1e-10 else "C2" for v in vals])
     ax.set_yticks(range(len(names)), [LABELS[n] for n in names], fontsize=8)
     ax.set_xscale("log")

@@ -13,7 +13,7 @@ LABELS = {"explicit_euler": "explicit Euler (14)", "exponential_euler": "exponen
           "conformal_symplectic_euler_implicit": "(15) with implicit kick (correction)",
           "conformal_midpoint": "conformal midpoint (Strang)"}
 COLORS = {name: f"C{i}" for i, name in enumerate(LABELS)}
-FLOOR = 1e-17  # plotted in place of an exact zero
+FLOOR = 1e-17  # plotted in place of a defect written as 0.0 (below DATA_FLOOR: rounding level)
 
 
 # Data precision (figures/_registry.py): a scheme is conformally symplectic when its relative
@@ -37,9 +37,10 @@ def draw(ctx: Context) -> None:
     for ax, (title, sweep) in zip(axes[:2], panels.items()):
         h = np.asarray(sweep["h"])
         for scheme, defect in sweep["relative_defect"].items():
-            ax.loglog(h, np.maximum(defect, FLOOR), "o-", ms=3, color=COLORS[scheme],
+            ax.loglog(h, np.maximum(ctx.written(defect), FLOOR), "o-", ms=3, color=COLORS[scheme],
                       label=LABELS[scheme])
-        ax.axhline(1e-12, color="k", lw=0.8, ls=":", label="tolerance 1e-12")
+        ax.axhline(1e-12, color="k", lw=0.8, ls=":",
+                   label=f"tolerance 1e-12 (< {DATA_FLOOR:g}: rounding, drawn at {FLOOR:g})")
         ax.set_title(f"{title} ({sweep['schedule']})", fontsize=9)
         ax.set_xlabel("step size h")
         ax.grid(True, which="both", alpha=0.3)
@@ -51,7 +52,7 @@ def draw(ctx: Context) -> None:
     ax = axes[2]
     defects = softmax["relative_conformal_defect"]
     names = [n for n in LABELS if n in defects] + sorted(n for n in defects if n not in LABELS)
-    values = [max(defects[n], FLOOR) for n in names]
+    values = np.maximum(ctx.written([defects[n] for n in names]), FLOOR)
     ax.bar(range(len(names)), values, color=[COLORS.get(n, "C7") for n in names])
     ax.set_yscale("log")
     ax.set_xticks(range(len(names)), [LABELS.get(n, n) for n in names], rotation=35, ha="right",

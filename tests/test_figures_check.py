@@ -74,6 +74,13 @@ def test_context_writes_data_at_the_figures_precision(tmp_path, probe):
     assert (tmp_path / "probe.json").read_text() == '{\n  "k": 7,\n  "x": [\n    0.667,\n    0.0\n  ]\n}\n'
 
 
+def test_a_figure_draws_the_values_its_data_file_holds(tmp_path, probe):
+    """`ctx.written`: rounding-level values are drawn as written (0.0), not as this machine's
+    noise, so the image does not depend on the float kernels either."""
+    ctx = Context(out=tmp_path, budget="quick", name="probe")
+    assert ctx.written(np.array([0.123456, 1e-12, -2.0])).tolist() == [0.123, 0.0, -2.0]
+
+
 def test_every_computed_figure_states_its_precision():
     """Only the peer benchmarks, whose data is the committed measurement copied as read, may write
     full precision; every other figure rounds (its module says why)."""
