@@ -76,11 +76,13 @@ def figure(name: str, *, claims: Sequence[str] = (), digits: int | None = None,
 
 
 def rounded(x: Any, digits: int | None, floor: float = 0.0) -> Any:
-    """`x` (JSON values, containers included) with every float rounded to `digits` significant
-    digits and every float with |x| < floor replaced by 0.0 (−0.0 by 0.0 too): the rounding of a
-    decimal string is exact and machine-independent, so two machines whose values differ in the
-    last bits write the same file unless a value lies on a rounding boundary. `digits=None` keeps
-    full precision (the floor still applies)."""
+    """`x` (numbers, numpy/torch arrays and scalars, dicts, lists, tuples) with every float rounded
+    to `digits` significant digits and every float with |x| < floor replaced by 0.0 (−0.0 by 0.0
+    too); a float dict key (a κ grid, a step size) is rounded to `digits` as well, and two keys
+    that round alike raise ValueError. The rounding of a decimal string is exact and
+    machine-independent, so two machines whose values differ in the last bits write the same file
+    unless a value lies on a rounding boundary. `digits=None` keeps full precision (the floor still
+    applies)."""
     if isinstance(x, float):
         if not math.isfinite(x):
             return x
@@ -88,9 +90,17 @@ def rounded(x: Any, digits: int | None, floor: float = 0.0) -> Any:
             return 0.0
         return x if digits is None else float(f"{x:.{digits}g}")
     if isinstance(x, dict):
-        return {k: rounded(v, digits, floor) for k, v in x.items()}
+        out = {}
+        for k, v in x.items():
+            key = rounded(k, digits) if isinstance(k, float) else k
+            if key in out:
+                raise ValueError(f"digits: keys {k!r} and another round to the same {key!r}")
+            out[key] = rounded(v, digits, floor)
+        return out
     if isinstance(x, (list, tuple)):
         return [rounded(v, digits, floor) for v in x]
+    if hasattr(x, "tolist") and not isinstance(x, (str, bytes)):  # numpy / torch arrays, scalars
+        return rounded(x.tolist(), digits, floor)
     return x
 
 
@@ -140,7 +150,8 @@ class Context:
         """`x` as the data file holds it: JSON values at the figure's stated precision (a name
         that is not registered, e.g. a test's probe, writes full precision)."""
         spec = _FIGURES.get(self.name)
-        return rounded(claims.jsonable(x), spec.digits if spec else None, spec.floor if spec else 0.0)
+        return claims.jsonable(rounded(x, spec.digits if spec else None,
+                                       spec.floor if spec else 0.0))
 
     def save(self, fig: "plt.Figure", suffix: str = ".png") -> Path:
         """Save deterministically (no software/date metadata) and close the figure. An existing

@@ -50,6 +50,15 @@ def test_floor_writes_rounding_noise_as_zero_and_keeps_the_rest():
     assert rounded([0.1 + 0.2, "nan"], None) == [0.30000000000000004, "nan"]  # None: as computed
 
 
+def test_float_keys_are_rounded_too_and_may_not_collide():
+    """A κ grid used as keys is written at the figure's precision (`9.391585430568988` with AVX-512
+    kernels, `9.39158543056899` with AVX2 ones: both `9.39159`)."""
+    assert rounded({9.391585430568988: np.float64(1 / 3), "k": np.arange(2)}, 6) == {
+        9.39159: 0.333333, "k": [0, 1]}
+    with pytest.raises(ValueError, match="round to the same"):
+        rounded({1.0000001: 1, 1.0000002: 2}, 6)
+
+
 @pytest.mark.parametrize("digits, floor", [(0, 0.0), (18, 0.0), (2.0, 0.0), (True, 0.0),
                                            (6, -1.0), (6, float("nan"))])
 def test_figure_refuses_a_bad_precision(digits, floor):
