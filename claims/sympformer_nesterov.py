@@ -11,7 +11,7 @@ from scipy.integrate import solve_ivp
 from scipy.optimize import minimize_scalar
 
 from claims import Evidence, claim, decide, decide_readings, reading
-from claims._pepit import worst_case as pepit_worst_case
+from claims._pepit import SKIPPED, worst_case as pepit_worst_case
 from theory import schemes as S
 from theory.rates import Momentum
 
@@ -144,7 +144,7 @@ def eq_2_3_rate(budget: str) -> Evidence:
                                         "void, so it is not a reading of a bound that displays them",
                  "sup_t2_gap_continuous": float(sup_cont), "bessel_vs_solve_ivp": ode_err,
                  "pepit_smooth_convex_tau_(N+1)^2_worst": {str(k): v for k, v in pep.items()}
-                 or "PEPit not installed"},
+                 or SKIPPED},
         counterexample={"F": "¼x² (λ = L/2)", "k": 10, "tau": tau, "x0": scale,
                         "ratio_(F-F*)τk²/‖x0−x*‖": printed_ratio},
         correction="F(x^{(k)}) − F* ≤ 2‖x₀ − x*‖²/(τ(k+1)²) and F(x(t)) − F* ≤ 2‖x₀ − x*‖²/t² "

@@ -194,4 +194,4 @@ def test_the_page_says_how_many_entries_a_shortened_list_or_dict_hides():
     assert _fmt(list(range(10))) == "[0, 1, 2, 3, 4, 5, … (4 more in the JSON)]"
     assert "more in the JSON" not in _fmt(list(range(10)), full=True)
     assert _fmt({str(i): i for i in range(14)}).endswith("… (2 more in the JSON)}")
-    assert _fmt(1.55e-16) == _fmt(1.54e-16) == "|x| < 1e-13" and _fmt(0.0) == "0"
+    assert _fmt(1.55e-16) == _fmt(1.54e-16) == _fmt(3.06e-13) == "|x| < 1e-12" and _fmt(0.0) == "0"
