@@ -66,13 +66,31 @@ def test_training_doc_tables_match_the_ledger_page():
 
 
 def test_an_ordering_table_shows_the_printed_and_our_numbers_and_round_trips():
+    """An experiment claim's block: scale and deviations in words, every sub-assertion with its
+    CI and status, the paper's table beside ours, the table agreement with every printed pair,
+    and the flatness of every arm; a claim without these keys has no block."""
+    side = {"params": 217664, "layers_heads_width": "4/4/64", "context": 64, "tokens_seen": 8192000,
+            "tokenizer": "bytes", "corpus": "Shakespeare", "hardware": "CPU"}
     numbers = {"n_seeds": 3, "printed": {"A": 1.083, "B": 1.099},
                "measured": {"A": {"mean": 1.3453, "std": 0.0009}, "B": {"mean": 1.3708, "std": 0.0025}},
-               "comparisons": {"A < B": {"printed": [1.083, 1.099], "claimed": 0.0199, "mean_diff": 0.0254,
-                                         "ci95": [0.0174, 0.0335], "mde": 0.0283, "status": "agree"}}}
+               "scale": {"ours": side, "paper": dict(side, params=124e6, params_printed="124M", source="App. A",
+                                                     tokens_seen=4.9e9),
+                         "params_ratio_paper_over_ours": 571.0, "tokens_ratio_paper_over_ours": 600.0},
+               "deviations": [{"setting": "n_layer", "paper": 12, "ours": 4}],
+               "sub_assertions": {"A lowest": {"A < B": {"mean_diff": 0.0254, "ci95": [0.0174, 0.0335],
+                                                         "status": "holds"}}},
+               "table_agreement": {"pairs": {"A < B": {"printed": [1.083, 1.099], "mean_diff": 0.0254,
+                                                       "ci95": [0.0174, 0.0335], "status": "agree"}},
+                                   "status_counts": {"agree": 1, "reversed": 0, "undecided": 0},
+                                   "share_reproduced": 1.0, "kendall_tau": 1.0, "kendall_tau_ci95": [1.0, 1.0]},
+               "flatness": {"rule": "last 20% < 2%", "arms_above_rule": ["B"],
+                            "per_arm": {"A": {"mean": 0.01, "max": 0.015}, "B": {"mean": 0.02, "max": 0.025}}}}
     lines = ordering_tables("yurii:table-2", numbers)
     assert "| A | 1.083 | 1.3453 ± 0.0009 |" in lines and "| B | 1.099 | 1.3708 ± 0.0025 |" in lines
-    assert "| A < B | 1.083, 1.099 | +0.0199 | +0.0254 [+0.0174, +0.0335] | 0.0283 | agree |" in lines
+    assert "| A lowest | A < B | +0.0254 [+0.0174, +0.0335] | holds |" in lines
+    assert "| A < B | 1.083, 1.099 | +0.0254 [+0.0174, +0.0335] | agree |" in lines
+    text = "\n".join(lines)
+    assert "571x our parameters" in text and "n_layer 12 → 4" in text and "Above the rule: B." in text
     assert ordering_tables("yurii:x", {"printed": {}}) == []
     page = "| `yurii:table-2` | l | s | experiment | holds |\n" + "\n".join(lines)
     doc = f"intro\n{TABLES_BEGIN}\nSTALE\n{TABLES_END}\nrest"
