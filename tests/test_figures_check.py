@@ -136,11 +136,13 @@ def test_values_at_the_floor_may_be_zero_on_one_side():
 
 
 def test_ledger_page_bound_reads_as_the_floor():
-    """claims._report prints floats below 1e-13 as `|x| < 1e-13`; one just above prints as a
-    number: the same at the page's precision. A clearly larger value is named."""
-    assert compare_text("err |x| < 1e-13 ok\n", "err 1.02e-13 ok\n", LEDGER) == []
+    """claims._report prints floats below FLOAT_FLOOR (1e-12) as `|x| < 1e-12`; one just above
+    prints as a number: the same at the page's precision. A clearly larger value is named."""
+    from claims._report import FLOAT_FLOOR
+    assert FLOAT_FLOOR == 1e-12
+    assert compare_text("err |x| < 1e-12 ok\n", "err 1.02e-12 ok\n", LEDGER) == []
     assert compare_text("err 0.441\n", "err 0.442\n", LEDGER) == []
-    assert len(compare_text("err |x| < 1e-13 ok\n", "err 5e-12 ok\n", LEDGER)) == 1
+    assert len(compare_text("err |x| < 1e-12 ok\n", "err 5e-11 ok\n", LEDGER)) == 1
     assert len(compare_text("err 0.441\n", "err 1.25\n", LEDGER)) == 1
 
 
