@@ -97,11 +97,11 @@ def cost(n: int, seed: int = SEED) -> torch.Tensor:
 def missing_peers() -> dict[str, str]:
     """Peer packages that are not installed, with the reason the bench runs without them."""
     missing = {}
-    for package, module in (("POT", "ot"), ("GeomLoss", "geomloss")):
+    for package, module, extra in (("POT", "ot", "ot"), ("GeomLoss", "geomloss", "geomloss")):
         try:
             __import__(module)
         except ImportError:
-            missing[package] = f"{package} not installed (pip install .[bench]): ours alone"
+            missing[package] = f"{package} not installed (pip install -e '.[{extra}]'): ours without it"
     return missing
 
 
