@@ -164,9 +164,13 @@ def _geomloss_loop(x, y, eps: float, n_iter: int, softmin=None):
     a, b = torch.full((n,), 1.0 / n, dtype=x.dtype), torch.full((m,), 1.0 / m, dtype=x.dtype)
     descent = _geomloss_schedule(x, y, eps, n_iter)
     C = CostMatrices(xy=cost_matrix(x, y, matrix_type="dense"), yx=cost_matrix(y, x, matrix_type="dense"))
-    p = sinkhorn_loop(softmin=softmin or softmin_sample, log_a_list=[bk.stable_log(a)],
-                      log_b_list=[bk.stable_log(b)], C_list=[C], descent=descent, debias=False,
-                      last_extrapolation=softmin is None)
+    # GeomLoss's loop switches autograd off and back on only at its end: a loop left early (the
+    # `_Met` of `geomloss_iterations`) would leave this process without gradients, so the mode
+    # is restored on exit, whatever happens
+    with torch.set_grad_enabled(torch.is_grad_enabled()):
+        p = sinkhorn_loop(softmin=softmin or softmin_sample, log_a_list=[bk.stable_log(a)],
+                          log_b_list=[bk.stable_log(b)], C_list=[C], descent=descent, debias=False,
+                          last_extrapolation=softmin is None)
     return p.f_ba / 2, p.g_ab / 2
 
 

@@ -72,3 +72,17 @@ def test_core_install_draws_ours_alone_and_says_why(monkeypatch, tmp_path):
     bs.draw_from(Context(out=tmp_path, budget="quick", name="bench-sinkhorn"), result)
     assert (tmp_path / "bench-sinkhorn.png").stat().st_size > 0
     assert "Not measured: POT not installed" in bs.summary_markdown(result)
+
+
+def test_a_geomloss_loop_left_early_leaves_autograd_on():
+    """GeomLoss's loop turns autograd off until its end; stopping it at the first iteration that
+    meets the tolerance must not leave the process without gradients (it broke later tests)."""
+    import pytest
+    pytest.importorskip("geomloss")
+    import torch
+    from figures.bench_sinkhorn import geomloss_iterations
+    g = torch.Generator().manual_seed(0)
+    x, y = torch.randn(40, 2, generator=g, dtype=torch.float64), torch.randn(40, 2, generator=g, dtype=torch.float64)
+    assert torch.is_grad_enabled()
+    geomloss_iterations(x, y, 0.1)
+    assert torch.is_grad_enabled()
