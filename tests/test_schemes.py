@@ -118,7 +118,7 @@ def test_table4_presymp_euler_is_only_a_linearization_of_15():
     s1, s2 = S.zeta_derived("presymp-euler", d, t, h)
     assert (z1, z2) == (pytest.approx(0.7), 1.0)
     assert s1 == s2 == pytest.approx(d.sigma(t, h), rel=1e-15)
-    assert abs(z2 - s2) > 0.2  # O(h) mismatch of ζ₂, the counterexample of claim table-4
+    assert abs(z2 - s2) > 0.2  # O(h) mismatch of ζ₂ with the α_eff = 1 reading (claim table-4 weighs it)
 
 
 @given(st.floats(0.01, 3.0), h_)
