@@ -36,6 +36,8 @@ import math
 import statistics
 
 from claims import Evidence, claim, decide_readings, reading
+from claims import momentum_streams_consistency as ms_consistency
+from claims import yurii_tables
 from claims._experiment import (FLAT_DROP, FLAT_TAIL, LEARNED_FRACTION, MIN_SEEDS, SCALE_TREND,  # noqa: F401
                                 Reading, experiment_evidence, flatness, learned, not_learned,
                                 scale_trend, with_scale_trend)
@@ -46,8 +48,8 @@ from particles.lm.studies import get_study
 
 # ------------------------------------------------------------------ seed 004 (YuriiFormer)
 
-YURII_TABLE_2 = {"GD+Euler": 1.107, "Polyak+Euler": 1.099, "Nesterov+Euler": 1.101,
-                 "GD+Lie-Trotter": 1.106, "Polyak+Lie-Trotter": 1.083, "Nesterov+Lie-Trotter": 1.078}
+# the printed tables are transcribed once, in the consistency modules; the Best column here
+YURII_TABLE_2 = {row: float(best) for row, (best, *_) in yurii_tables.TABLE_2.items()}
 YURII_ROWS = {"GD+Euler": "gd-euler", "Polyak+Euler": "polyak-euler", "Nesterov+Euler": "nesterov-euler",
               "GD+Lie-Trotter": "gd-lt", "Polyak+Lie-Trotter": "polyak-lt",
               "Nesterov+Lie-Trotter": "nesterov-lt"}
@@ -90,11 +92,9 @@ def yurii_lie_trotter_text(budget: str) -> Evidence:
                                    tuple((a, b, "less") for a, b in pairs))])
 
 
-YURII_TABLE_5 = YURII_TABLE_2 | {
-    "Hamiltonian (symplectic Euler)": 1.080, "IMEX k=1 (MAM)": 1.083, "IMEX k=1 (AMA)": 1.086,
-    "IMEX+LN_v k=1 (MAM)": 1.112, "IMEX+LN_v k=1 (AMA)": 1.078, "PRK-Verlet (MAM)": 1.077,
-    "PRK-Verlet (AMA)": 1.074, "IMEX k=2 (MAM)": 1.081, "IMEX k=2 (AMA)": 1.078,
-    "IMEX+LN_v k=2 (MAM)": 1.097, "IMEX+LN_v k=2 (AMA)": 1.070}
+YURII_TABLE_5 = YURII_TABLE_2 | {row: float(best) for panel in (yurii_tables.TABLE_5_STANDARD,
+                                                               yurii_tables.TABLE_5_EXTRA)
+                                 for row, (best, *_) in panel.items()}
 YURII_TABLE_5_ROWS = YURII_ROWS | {
     "Hamiltonian (symplectic Euler)": "hamiltonian", "IMEX k=1 (MAM)": "imex-k1-ma",
     "IMEX k=1 (AMA)": "imex-k1-am", "IMEX+LN_v k=1 (MAM)": "imex-lnv-k1-ma",
@@ -102,9 +102,9 @@ YURII_TABLE_5_ROWS = YURII_ROWS | {
     "PRK-Verlet (AMA)": "prk-verlet-ama", "IMEX k=2 (MAM)": "imex-k2-ma", "IMEX k=2 (AMA)": "imex-k2-am",
     "IMEX+LN_v k=2 (MAM)": "imex-lnv-k2-ma", "IMEX+LN_v k=2 (AMA)": "imex-lnv-k2-am"}
 # seed 004 Table 5's panels: standard compute (1 Attn + 1 MLP per block) and the rest
-STANDARD_COMPUTE = (*YURII_TABLE_2, "Hamiltonian (symplectic Euler)", "IMEX k=1 (MAM)", "IMEX k=1 (AMA)",
-                    "IMEX+LN_v k=1 (MAM)", "IMEX+LN_v k=1 (AMA)")
-EXTRA_COMPUTE = tuple(k for k in YURII_TABLE_5 if k not in STANDARD_COMPUTE)
+STANDARD_COMPUTE = (*YURII_TABLE_2,
+                    *(row for row in yurii_tables.TABLE_5_STANDARD if row not in YURII_TABLE_2))
+EXTRA_COMPUTE = tuple(yurii_tables.TABLE_5_EXTRA)
 
 
 @claim("yurii:table-5", locator="§6 (Additional architectures); Appendix B.3, Table 5",
@@ -159,8 +159,8 @@ def _existential(some: list[Evidence], every: Evidence, text: str) -> Evidence:
 
 # ------------------------------------------------------------------ seed 002 (momentum streams)
 
-MS_TABLE_1 = {"VanillaTransformer": 1.1569, "AdamFormer": 1.1528, "AdamWFormer": 1.1472,
-              "YuriiFormer": 1.1317, "TMMFormer": 1.1284}
+MS_TABLE_1 = {("VanillaTransformer" if row == "Vanilla" else row): float(ts)
+              for row, (ts, *_) in ms_consistency.TABLE_1.items()}
 MS_TABLE_1_ROWS = {"VanillaTransformer": "gd-lt", "AdamFormer": "adam", "AdamWFormer": "adamw",
                    "YuriiFormer": "yurii", "TMMFormer": "tmm"}
 
@@ -186,8 +186,7 @@ def ms_table_1(budget: str) -> Evidence:
             tuple(("TMMFormer", other, "less") for other in MS_TABLE_1 if other != "TMMFormer"))]))
 
 
-MS_TABLE_2 = {"Vanilla": 3.008, "RMSProp": 3.015, "Ortho": 3.033, "HB": 2.945, "AdamFormer": 2.991,
-              "Muon": 3.010}
+MS_TABLE_2 = {row: float(owt) for row, owt in ms_consistency.TABLE_2.items()}
 MS_TABLE_2_ROWS = {"Vanilla": "gd-lt", "RMSProp": "rmsprop", "Ortho": "ortho", "HB": "hb",
                    "AdamFormer": "adam", "Muon": "muon"}
 _MS_TABLE_2_COMMON = (("HB", "Vanilla", "less"),           # "improves ... from 3.008 to 2.945"

@@ -313,8 +313,12 @@ def evaluate_full(model: torch.nn.Module, tokens: np.ndarray, block_size: int, b
 
 def git_commit() -> str:
     """`git rev-parse HEAD` of the toolkit's checkout (+ "-dirty" with uncommitted changes under
-    particles/ or theory/), or "unknown" outside a git checkout."""
+    particles/ or theory/). Outside a git checkout (a copy of the tree sent to a lent GPU machine)
+    the environment variable ``PARTICLES_COMMIT`` names the commit the copy was made from, else
+    "unknown"."""
     root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():
+        return os.environ.get("PARTICLES_COMMIT", "unknown")
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
                               timeout=10, check=True).stdout.strip()

@@ -1,0 +1,93 @@
+"""What a lent CUDA machine measures for the ledger, in one call (docs/training.md, "On a GPU").
+
+    python tools/cuda_session.py PART --out DIR
+
+Parts (each writes DIR/<part>.json atomically; run them in separate processes so that one
+part's failure or time-out loses nothing of the others):
+
+* ``wallclock``: one optimizer step of every compared variant at each paper's own size
+  (`claims.lm_wallclock.PAPER_STEPS`: seed 002's and seed 004's 12-layer width-768 GPT at
+  T = 1024 with the Muon hybrid, seed 000 Table 1's 8-layer width-64 model at T = 512 with AdamW;
+  the paper's vocabulary, micro-batch, accumulation and bf16 autocast), timed interleaved by
+  `particles.lm.cost_model.measure_steps` (7 rounds): what `sympformer:wall-clock`,
+  `momentum_streams:wall-clock`, `wall-clock-muon` and `yurii:wall-clock` decide on when present,
+  and what the H100 roofline prediction is checked against.
+* ``bench``: the training benchmark of figure `bench-training` (every variant against vanilla, at
+  the proxy size) on CUDA.
+* ``throughput``: tokens/s and model-FLOPs utilisation of the training path (`particles.lm.train`,
+  bf16 autocast) at the studies' size and at GPT-2-small's size (byte vocabulary), eager and
+  compiled.
+
+Nothing here runs in CI or without CUDA; the results are committed under results/bench/.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import torch  # noqa: E402
+
+from theory.io import atomic_write_json  # noqa: E402
+
+PARTS = ("wallclock", "bench", "throughput")
+# seed 000's model is small and its step short: launch-bound, so more rounds for the same seconds
+ROUNDS = {"momentum_streams": 7, "yurii": 7, "sympformer": 15}
+
+
+def wallclock(out: Path) -> None:
+    from claims.lm_wallclock import PAPER_STEPS, PAPER_VARIANTS
+    from particles.lm.cost_model import measure_steps
+    result = {}
+    for paper in ("yurii", "sympformer", "momentum_streams"):  # cheapest first
+        start = time.perf_counter()
+        result[paper] = measure_steps(PAPER_STEPS[paper], PAPER_VARIANTS[paper], device="cuda",
+                                      rounds=ROUNDS[paper])
+        result[paper]["elapsed_s"] = time.perf_counter() - start
+        torch.cuda.empty_cache()
+        atomic_write_json(out / "wallclock.json", result)  # each paper as it finishes
+
+
+def bench(out: Path) -> None:
+    from particles.lm.bench import training_throughput
+    atomic_write_json(out / "bench.json", training_throughput("full", device="cuda", threads=None))
+
+
+def throughput(out: Path) -> None:
+    from particles.lm.studies import MAIN
+    from particles.lm.train import TrainConfig, train
+    gpt2 = replace(TrainConfig(), n_layer=12, n_head=12, n_embd=768, block_size=1024, batch_size=16,
+                   optimizer="muon")
+    rows = {}
+    for name, cfg in (("main", MAIN), ("gpt2-small-bytes", gpt2)):
+        for compiled in (False, True):
+            c = replace(cfg, device="cuda", steps=60, warmup=5, eval_interval=60, eval_batches=2,
+                        compile=compiled)
+            start = time.perf_counter()
+            r = train(c)
+            rows[f"{name}{'-compiled' if compiled else ''}"] = {
+                k: r[k] for k in ("tokens_per_s", "mfu", "flops_per_token", "n_params", "step_time_s",
+                                  "device", "torch")} | {"config": r["config"], "elapsed_s": time.perf_counter() - start}
+            atomic_write_json(out / "throughput.json", rows)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("part", choices=PARTS)
+    p.add_argument("--out", type=Path, required=True)
+    args = p.parse_args(argv)
+    if not torch.cuda.is_available():
+        print("cuda_session: CUDA is not available on this machine", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    {"wallclock": wallclock, "bench": bench, "throughput": throughput}[args.part](args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
