@@ -12,6 +12,9 @@ part's failure or time-out loses nothing of the others):
   `particles.lm.cost_model.measure_steps` (7 rounds): what `sympformer:wall-clock`,
   `momentum_streams:wall-clock`, `wall-clock-muon` and `yurii:wall-clock` decide on when present,
   and what the H100 roofline prediction is checked against.
+* ``wallclock-compiled``: the same under `torch.compile` (seed 002 App. D.4 trains compiled), for
+  the variants of the momentum-stream and Nesterov/Polyak statements (compilation dominates the
+  part's time: 5 rounds).
 * ``bench``: the training benchmark of figure `bench-training` (every variant against vanilla, at
   the proxy size) on CUDA.
 * ``throughput``: tokens/s and model-FLOPs utilisation of the training path (`particles.lm.train`,
@@ -35,7 +38,7 @@ import torch  # noqa: E402
 
 from theory.io import atomic_write_json  # noqa: E402
 
-PARTS = ("wallclock", "bench", "throughput")
+PARTS = ("wallclock", "wallclock-compiled", "bench", "throughput")
 # seed 000's model is small and its step short: launch-bound, so more rounds for the same seconds
 ROUNDS = {"momentum_streams": 7, "yurii": 7, "sympformer": 15}
 
@@ -51,6 +54,23 @@ def wallclock(out: Path) -> None:
         result[paper]["elapsed_s"] = time.perf_counter() - start
         torch.cuda.empty_cache()
         atomic_write_json(out / "wallclock.json", result)  # each paper as it finishes
+
+
+# the statements' variants (seed 002 §4.2: the four momentum streams against vanilla; seed 004 §6)
+COMPILED = {"momentum_streams": ("gd-lt", "tmm", "yurii", "hb", "adam"),
+            "yurii": ("gd-lt", "polyak-euler", "nesterov-euler", "polyak-lt", "nesterov-lt")}
+
+
+def wallclock_compiled(out: Path) -> None:
+    from claims.lm_wallclock import PAPER_STEPS
+    from particles.lm.cost_model import measure_steps
+    result = {}
+    for paper, variants in COMPILED.items():
+        start = time.perf_counter()
+        result[paper] = measure_steps(PAPER_STEPS[paper], variants, device="cuda", rounds=5, compile=True)
+        result[paper]["elapsed_s"] = time.perf_counter() - start
+        torch.cuda.empty_cache()
+        atomic_write_json(out / "wallclock-compiled.json", result)
 
 
 def bench(out: Path) -> None:
@@ -85,7 +105,8 @@ def main(argv=None) -> int:
         print("cuda_session: CUDA is not available on this machine", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
-    {"wallclock": wallclock, "bench": bench, "throughput": throughput}[args.part](args.out)
+    {"wallclock": wallclock, "wallclock-compiled": wallclock_compiled, "bench": bench,
+     "throughput": throughput}[args.part](args.out)
     return 0
 
 

@@ -550,7 +550,7 @@ def measure_cpu(threads: int = 1) -> Machine:
 # Measured steps on a device (what the model predicts, timed where a GPU is lent)
 
 def measure_steps(setting: StepSetting, variants, *, device: str = "cuda", rounds: int = 7,
-                  micro_repeat: int = 3, seed: int = 0, progress: bool = True) -> dict:
+                  micro_repeat: int = 3, seed: int = 0, compile: bool = False, progress: bool = True) -> dict:
     """Seconds of one optimizer step of every variant at `setting`, measured on `device`: the
     step `trace_step` counts (`accumulation` forward + backward passes of a micro-batch under
     `setting.autocast`, then the optimizers of `_optimizers`, foreach AdamW), built on the device.
@@ -559,7 +559,9 @@ def measure_steps(setting: StepSetting, variants, *, device: str = "cuda", round
     rotation, a device synchronization before each clock reading): per round and variant,
     `micro_repeat` micro-batches (mean: t_micro) then one optimizer step (t_update); the round's
     step time is accumulation x t_micro + t_update, and the paired statistic is the per-round
-    ratio over the first variant. Returns per variant the per-round step seconds, the median
+    ratio over the first variant. `compile`: the forward and backward through `torch.compile`
+    (seed 002 App. D.4 trains compiled; the optimizer step stays eager); the compilation happens in
+    the warm-up and is not timed. Returns per variant the per-round step seconds, the median
     micro and update times, and `bench.ratio_summary` of the ratio to the first variant."""
     from tqdm import tqdm
 
@@ -581,9 +583,11 @@ def measure_steps(setting: StepSetting, variants, *, device: str = "cuda", round
         models[v] = GPT(cfg, v).to(dev)
         opts[v] = _optimizers(models[v], setting, foreach=dev.type == "cuda")
 
+    forward = {v: torch.compile(m) if compile else m for v, m in models.items()}
+
     def micro(v):
         with autocast:
-            loss = logits_cross_entropy(models[v], idx, targets)
+            loss = logits_cross_entropy(forward[v], idx, targets)
         loss.backward()
 
     def update(v):
@@ -625,5 +629,5 @@ def measure_steps(setting: StepSetting, variants, *, device: str = "cuda", round
     name = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu"
     return {"setting": setting.as_dict(), "device": name, "torch": torch.__version__,
             "clock": "wall (synchronized)" if dev.type == "cuda" else "process CPU time",
-            "rounds": rounds, "micro_repeat": micro_repeat, "first": variants[0],
+            "rounds": rounds, "micro_repeat": micro_repeat, "first": variants[0], "compiled": compile,
             "peak_memory_bytes": peak, "variants": out}
