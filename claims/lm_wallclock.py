@@ -1,9 +1,17 @@
-"""The papers' wall-clock statements, decided at the papers' own sizes by a validated cost model
-(issue 25, item 5): seed 002 §4.2 and App. D.6, seed 004 §6, seed 000 §6 / Table 1.
+"""The papers' wall-clock statements, decided at the papers' own sizes by a GPU measurement where
+one was committed, else by a validated cost model (issue 25, item 5): seed 002 §4.2 and App. D.6,
+seed 004 §6, seed 000 §6 / Table 1.
+
+Measured (results/bench/cuda-measurements.json, `tools/cuda_session.py` on a lent GPU): one
+optimizer step of every compared variant at the paper's size, eager and (for the variants of the
+momentum-stream and Nesterov/Polyak statements) compiled, in interleaved rounds. A sub-assertion
+is decided by the measurement under the paper's own execution when its interval for the median
+per-round ratio reaches 95% coverage (`decide_pair`); the roofline prediction is held against
+every measured pair (`cuda_check`: a GPU validation of the model).
 
 The statements are about GPU seconds per step of 124M-parameter models (seed 000 Table 1: an
-8-layer width-64 model with a 50,304-token vocabulary). No GPU was lent to this session and
-this CPU cannot time those models, so each is decided from `particles.lm.cost_model`:
+8-layer width-64 model with a 50,304-token vocabulary). Where no measurement decides, the verdict
+comes from `particles.lm.cost_model`:
 
 1. Count. One optimizer step of every compared variant at the paper's stated size, micro-batch,
    gradient accumulation, precision and parameter-training optimizer (`PAPER_STEPS`) is traced
@@ -24,8 +32,9 @@ this CPU cannot time those models, so each is decided from `particles.lm.cost_mo
    and is undecided otherwise; a reading holds when every sub-assertion holds, fails when one
    fails; the paper is wrong only under every reading (`claims.decide_readings`).
 
-The GPU side is a prediction, never a measurement: its datasheet peaks, its 5 µs launch floor
-and the fusion envelope are stated, not validated here. The measured CPU ratios at proxy size
+The roofline's GPU side is a prediction: its datasheet peaks, its 5 µs launch floor and the
+fusion envelope are stated; `cuda_check` reports its error against the GPU measurement (eager
+vs the eager roofline, compiled vs ideal fusion). The measured CPU ratios at proxy size
 are kept beside every verdict as proxy evidence. Counts and predictions are computed once and
 committed (results/bench/cost-model.json, with the CPU's microbenchmarks and provenance;
 `python -m figures --only cost-model --recompute` rewrites it, about ten minutes); the claims
@@ -37,8 +46,10 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+import numpy as np
+
 from claims import Evidence, claim, decide_readings, reading
-from claims._committed import StaleResult, provenance, read_committed, write_committed
+from claims._committed import StaleResult, committed_path, provenance, read_committed, write_committed
 from claims._protocol import get_protocol
 from claims.lm_diagnostics import (LARGE_PENALTY, MOMENTUM_002, MUON_SLOWER, NEGLIGIBLE, NON_MUON_002,
                                    PAPER_000_TABLE_1_SECONDS, PAPER_002_S_PER_STEP, SYMPFORMER_SOFTMAX,
@@ -74,8 +85,12 @@ PAPER_VARIANTS = {
 PROTOCOLS = {"momentum_streams": "momentum_streams OpenWebText", "yurii": "yurii TinyStories",
              "sympformer": "sympformer Table 1"}
 EXECUTIONS = ("eager", "fused")
-NO_CUDA = ("no GPU was lent to this session (the device tool's status: not drawn), so nothing was "
-           "measured on CUDA: the H100 ratios are roofline predictions from counted FLOPs and bytes")
+# Measured on a lent GPU (tools/cuda_session.py, committed as results/bench/cuda-measurements.json):
+# one optimizer step of every compared variant at the paper's size, interleaved rounds. The
+# execution each paper times: seed 002 trains compiled (App. D.4, Table 6); seeds 004 ('we did not
+# optimize throughput', §5) and 000 do not say, read as PyTorch's default, eager.
+CUDA_MEASUREMENTS = "cuda-measurements"
+PAPER_EXECUTION = {"momentum_streams": "compiled", "yurii": "eager", "sympformer": "eager"}
 
 
 def cost_model_config() -> dict:
@@ -149,6 +164,59 @@ def cost_model(check_code: bool = False) -> dict:
     return result
 
 
+def cuda_config() -> dict:
+    """What a committed CUDA measurement must have measured (another config is stale)."""
+    return {"papers": {p: {"setting": s.as_dict(), "variants": list(PAPER_VARIANTS[p])}
+                       for p, s in PAPER_STEPS.items()}}
+
+
+@lru_cache(maxsize=1)
+def cuda_measurements() -> dict | None:
+    """The committed GPU measurement (config validated), or None where none was ever taken."""
+    if not committed_path(CUDA_MEASUREMENTS).exists():
+        return None
+    return read_committed(CUDA_MEASUREMENTS, cuda_config())
+
+
+def measured_on_cuda(paper: str, a: str, b: str) -> dict:
+    """Per execution ('eager', 'compiled') with both variants measured at the paper's size: the
+    `bench.ratio_summary` of the per-round ratios t_a / t_b (rounds are paired in time), with the
+    device; {} when the pair was not measured."""
+    out = {}
+    for execution in EXECUTIONS_MEASURED:
+        part = ((cuda_measurements() or {}).get(execution) or {}).get(paper)
+        if part and a in part["variants"] and b in part["variants"]:
+            r = np.asarray(part["variants"][a]["step_seconds"]) / np.asarray(part["variants"][b]["step_seconds"])
+            out[execution] = bench.ratio_summary(r) | {"device": part["device"], "torch": part["torch"]}
+    return out
+
+
+EXECUTIONS_MEASURED = ("eager", "compiled")  # the roofline's "eager" and "fused" (ideal fusion) beside them
+PREDICTED_AS = {"eager": "eager", "compiled": "fused"}
+
+
+def cuda_check(paper: str, pairs, model: dict) -> dict | str:
+    """The roofline's paper-size prediction held against the GPU measurement, per pair and
+    execution: measured median, predicted H100 ratio, relative error (a GPU check of the model;
+    the measurement itself is on the device named)."""
+    m = cuda_measurements()
+    if m is None:
+        return ("no GPU measurement committed: the H100 ratios are roofline predictions from counted "
+                "FLOPs and bytes")
+    rows = {}
+    for a, b in pairs:
+        comp = comparison(model, paper, a, b)
+        for execution, meas in measured_on_cuda(paper, a, b).items():
+            pred = comp["h100"][PREDICTED_AS[execution]]
+            rows.setdefault(f"{a} / {b}", {})[execution] = {
+                "measured": meas["median"], "measured_ci": [meas["ci_lo"], meas["ci_hi"]],
+                "ci_coverage": meas["ci_coverage"], "rounds": meas["rounds"],
+                f"predicted_h100_{PREDICTED_AS[execution]}": pred, "rel_error": pred / meas["median"] - 1}
+    return {"device": next((p["device"] for x in EXECUTIONS_MEASURED for p in (m.get(x) or {}).values()), None),
+            "excluded": m["provenance"].get("excluded", {}), "note": m["provenance"].get("note", ""),
+            "pairs": rows}
+
+
 # ---------------------------------------------------------------------------------------------
 # validation and decision
 
@@ -210,6 +278,26 @@ def status(band: list[float], *, at_least: float | None = None, at_most: float |
     return "holds" if holds else "fails" if decided else "undecided"
 
 
+def decide_pair(paper: str, a: str, b: str, band: list[float], lo: float | None, hi: float | None) -> dict:
+    """A sub-assertion on t_a / t_b: decided by the GPU measurement at the paper's size under the
+    paper's execution (`PAPER_EXECUTION`) when its interval for the median ratio has the coverage
+    every ratio statement needs (`bench.CI_LEVEL`); else by the cost model's band, with the
+    measurement's own status beside it."""
+    execution = PAPER_EXECUTION[paper]
+    meas = measured_on_cuda(paper, a, b).get(execution)
+    if meas is None:
+        return {"status": status(band, at_least=lo, at_most=hi),
+                "decided_by": f"cost-model band (no {execution} GPU measurement at the paper's size)"}
+    ci = [meas["ci_lo"], meas["ci_hi"]]
+    measured = {"measured": meas["median"], "measured_ci": ci, "measured_status": status(ci, at_least=lo, at_most=hi)}
+    if meas["ci_coverage"] >= bench.CI_LEVEL:
+        return {"status": measured["measured_status"], **measured,
+                "decided_by": f"measured: {execution}, {meas['device']}, the paper's size, {meas['rounds']} rounds"}
+    return {"status": status(band, at_least=lo, at_most=hi), **measured,
+            "decided_by": f"cost-model band: the {execution} GPU measurement has {meas['rounds']} rounds, its "
+                          f"interval's coverage {meas['ci_coverage']:.4f} < {bench.CI_LEVEL}"}
+
+
 def reading_verdict(subs: dict[str, dict]) -> bool | None:
     statuses = [s["status"] for s in subs.values()]
     return False if "fails" in statuses else True if all(s == "holds" for s in statuses) else None
@@ -230,7 +318,7 @@ def cost_evidence(paper: str, pairs, model: dict) -> dict:
         "comparisons": {f"{a} / {b}": comparison(model, paper, a, b) for a, b in pairs},
         "validation": validation(model),
         "machines": {"h100": model["config"]["h100"], "cpu": model["cpu"]},
-        "cuda_measurement": NO_CUDA,
+        "cuda_measurement": cuda_check(paper, pairs, model),
     }
 
 
@@ -252,11 +340,32 @@ def timing_scale(paper: str) -> dict:
                             "micro_batch": s.batch_size, "accumulation": s.accumulation,
                             "tokenizer": f"vocabulary {s.vocab_size}", "precision": "bfloat16 autocast",
                             "hardware": cm.H100.name},
+        "ours_measured_gpu": _gpu_scale(paper),
         "paper": {"params": p.params, "layers_heads_width": "/".join(str(p.settings[k]) for k in
                                                                       ("n_layer", "n_head", "n_embd")),
                   "context": p.settings["block_size"], "tokens_per_step": p.settings["batch_size"] * p.settings["block_size"],
                   **{k: p.fixed[k] for k in ("tokenizer", "corpus", "precision", "hardware")}, "source": p.locator},
     }
+
+
+def _gpu_scale(paper: str) -> dict | str:
+    """The committed GPU measurement's device, size and executions (or that there is none)."""
+    m = cuda_measurements()
+    parts = {x: (m.get(x) or {}).get(paper) for x in EXECUTIONS_MEASURED} if m else {}
+    parts = {x: part for x, part in parts.items() if part}
+    if not parts:
+        return "none committed"
+    s = PAPER_STEPS[paper]
+    first = next(iter(parts.values()))
+    return {"device": first["device"], "torch": first["torch"], "params": model_params(paper),
+            "layers_heads_width": f"{s.n_layer}/{s.n_head}/{s.n_embd}", "context": s.block_size,
+            "micro_batch": s.batch_size, "accumulation": s.accumulation, "precision": "bfloat16 autocast",
+            "executions": {x: {"rounds": part["rounds"], "variants": sorted(part["variants"])}
+                           for x, part in parts.items()}}
+
+
+def model_params(paper: str) -> int:
+    return cost_model()["papers"][paper][bench.BASELINE]["params"]
 
 
 EXECUTION_STATED = {"momentum_streams": "torch.compile (App. D.4, Table 6)", "yurii": "not stated ('we did not "
@@ -267,12 +376,18 @@ def timing_deviations(paper: str) -> list[dict]:
     """What the cost-model verdict changes from the paper's timing protocol, and what the CPU
     proxy measurement beside it changes."""
     p = get_protocol(PROTOCOLS[paper])
+    gpu = _gpu_scale(paper)
     return [
         {"setting": "timing", "paper": "seconds per step printed by the training loop",
-         "ours": "predicted seconds per optimizer step on one device (roofline), not measured"},
-        {"setting": "hardware", "paper": p.fixed["hardware"], "ours": cm.H100.source},
+         "ours": "seconds per optimizer step on one GPU, measured (accumulation x a micro-batch's forward + "
+                 "backward + the optimizer step, interleaved rounds) where committed, else predicted (roofline)"},
+        {"setting": "hardware", "paper": p.fixed["hardware"],
+         "ours": f"measured: {gpu['device']}; predicted: {cm.H100.source}" if isinstance(gpu, dict) else cm.H100.source},
         {"setting": "execution", "paper": EXECUTION_STATED[paper],
-         "ours": "envelope of eager (every op a kernel) and ideal fusion (a lower bound on traffic)"},
+         "ours": f"measured: {', '.join(gpu['executions'])} (the {PAPER_EXECUTION[paper]} one decides); "
+                 "predicted: envelope of eager (every op a kernel) and ideal fusion (a lower bound on traffic)"
+                 if isinstance(gpu, dict) else
+                 "envelope of eager (every op a kernel) and ideal fusion (a lower bound on traffic)"},
         {"setting": "data parallel", "paper": p.fixed["hardware"],
          "ours": "one device's share of the step; gradient all-reduce not modeled"},
         {"setting": "precision", "paper": p.fixed["precision"],
@@ -298,7 +413,7 @@ def timing_evidence(budget: str, paper: str, readings: dict[str, dict[str, tuple
         for name, (a, b, lo, hi) in subs.items():
             comp = cost["comparisons"][f"{a} / {b}"]
             rows[name] = {"pair": comp["pair"], "band": comp["band"], "at_least": lo, "at_most": hi,
-                          "status": status(comp["band"], at_least=lo, at_most=hi)}
+                          **decide_pair(paper, a, b, comp["band"], lo, hi)}
         decided[text] = rows
         rds.append(reading(text, reading_verdict(rows), statuses={k: r["status"] for k, r in rows.items()}))
     t = committed_throughput()
@@ -312,11 +427,14 @@ def timing_evidence(budget: str, paper: str, readings: dict[str, dict[str, tuple
                            ambiguity="the readings disagree: " + "; ".join(f"{r['reading']} -> {r['verdict']}" for r in rds))
 
 
-BAND = ("band = [min r (1 - e), max r (1 + e)], r the predicted step-time ratio at the paper's size on "
-        "the H100 roofline under eager and ideal-fusion execution, e the CPU validation error of the same "
-        "pair at proxy size (cost_model.validation); a sub-assertion holds when the band lies on its side "
-        "of the bound, fails when it lies on the other, else undecided; a reading holds when all hold, "
-        "fails when one fails; the paper is wrong only if every reading fails")
+BAND = ("a sub-assertion on a step-time ratio is decided by the GPU measurement at the paper's size "
+        "under the paper's execution (seed 002: compiled; seeds 000, 004: eager) when the 95% interval "
+        "for its median per-round ratio has at least 95% coverage, else by the cost model's band = "
+        "[min r (1 - e), max r (1 + e)], r the predicted ratio at the paper's size on the H100 roofline "
+        "under eager and ideal-fusion execution, e the CPU validation error of the same pair at proxy "
+        "size (cost_model.validation); it holds when the interval (band) lies on its side of the bound, "
+        "fails when it lies on the other, else undecided; a reading holds when all hold, fails when one "
+        "fails; the paper is wrong only if every reading fails")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -344,7 +462,7 @@ def _comparable(margin: float) -> dict[str, tuple]:
 @claim("momentum_streams:wall-clock", locator="§4.2, Appendix D.6",
        statement="momentum-stream blocks (TMMFormer, YuriiFormer) and AdamFormer train at a step time "
                  "comparable to the vanilla transformer's; TMMFormer's velocity stream adds negligible "
-                 "cost (decided at 12L/768/T=1024 by the validated cost model on an H100 roofline)",
+                 "cost (decided at 12L/768/T=1024 by a GPU measurement at that size, else the validated cost model's H100 band)",
        method="experiment", expect="inconclusive", figures=["cost-model", "bench-training"],
        referee="changed, fails -> inconclusive: the fail was CPU process time at 4 layers, width 128 "
                "(AdamFormer and TMMFormer CIs above 1.10); at the paper's size and protocol (torch.compile) "
@@ -375,8 +493,8 @@ def _paper_002_ranges() -> dict:
 
 @claim("momentum_streams:wall-clock-muon", locator="Appendix D.6",
        statement="MuonFormer, with its per-token head-wise Newton–Schulz iteration, trains ≈3–5× slower "
-                 "per step than the vanilla transformer (decided at 12L/768/T=1024 by the validated cost "
-                 "model on an H100 roofline)",
+                 "per step than the vanilla transformer (decided at 12L/768/T=1024 by a GPU measurement at "
+                 "that size, else the validated cost model's H100 band)",
        method="experiment", expect="inconclusive", figures=["cost-model", "bench-training"],
        paper_text=D6_MUON,
        referee="changed, fails -> inconclusive: the fail was CPU process time at 4 layers, width 128 "
@@ -399,7 +517,7 @@ def muon_wall_clock(budget: str) -> Evidence:
 
 @claim("momentum_streams:wall-clock-only-muon", locator="Appendix D.6",
        statement="the only optimizer-inspired variant with a large per-step penalty is MuonFormer "
-                 "(decided at 12L/768/T=1024 by the validated cost model on an H100 roofline)",
+                 "(decided at 12L/768/T=1024 by a GPU measurement at that size, else the validated cost model's H100 band)",
        method="experiment", expect="inconclusive", figures=["cost-model", "bench-training"],
        paper_text=D6_MUON,
        referee="changed, fails -> inconclusive: the fail was SOAPFormer/ShampooFormer at 20x on CPU; "
@@ -424,14 +542,15 @@ def only_muon_wall_clock(budget: str) -> Evidence:
 
 @claim("yurii:wall-clock", locator="§6 (Polyak vs Nesterov)",
        statement="Nesterov's lookahead comes at the same compute as Polyak's heavy ball (no extra "
-                 "attention/MLP oracle calls), Euler and Lie–Trotter (FLOPs and predicted step time at "
-                 "12L/768/T=1024)",
+                 "attention/MLP oracle calls), Euler and Lie–Trotter (FLOPs, and step time measured "
+                 "on a GPU at 12L/768/T=1024)",
        method="experiment", expect="holds", figures=["cost-model", "bench-training"],
        paper_text="Compared to Polyak, Nesterov’s lookahead yields a small additional loss improvement at "
                   "the same compute and parameter budget (no extra attention/MLP oracle calls).")
 def yurii_wall_clock(budget: str) -> Evidence:
     """Readings of 'the same compute': the same FLOPs per step (counted, exact: the equivalence
-    margin is 0), or the same step time within 10% on the H100 roofline (the cost-model band)."""
+    margin is 0), or the same step time within 10% (`decide_pair`: the GPU measurement, else the
+    cost-model band)."""
     model = cost_model()
     pp = model["papers"]["yurii"]
     flops = {s: pp[f"nesterov-{s}"]["flops"] / pp[f"polyak-{s}"]["flops"] for s in ("euler", "lt")}
@@ -459,7 +578,7 @@ SYMP_TEXT = ("We observe that the oracle-preserving SympFormer outperforms the b
 @claim("sympformer:wall-clock", locator="§6, Table 1",
        statement="the SympFormer variants (softmax attention) cost more wall time per iteration than "
                  "the baseline transformer and YuriiFormer (decided at Table 1's 8L/8H/64, block 512 by "
-                 "the validated cost model on an H100 roofline)",
+                 "a GPU measurement at that size, else the validated cost model's H100 band)",
        method="experiment", expect="holds", figures=["cost-model", "bench-training"],
        paper_text=SYMP_TEXT)
 def sympformer_wall_clock(budget: str) -> Evidence:

@@ -218,3 +218,63 @@ def test_the_committed_cost_model_describes_the_code():
     val = lw.validation(model)
     assert math.isfinite(val["max_rel_error"]) and set(val["per_variant"]) >= {
         v for vs in lw.PAPER_VARIANTS.values() for v in vs} - {"gd-lt"}
+
+
+# ---------------------------------------------------------------- measured steps and the GPU record
+
+def test_measured_steps_are_accumulated_micro_batches_plus_one_update():
+    """`measure_steps` on CPU at a toy size: per round, step = accumulation x micro + update
+    (exactly: it is how the step time is assembled), the first variant's ratio to itself is 1 in
+    every round, and an unknown variant is refused by name."""
+    s = cm.StepSetting(2, 2, 16, 16, 256, batch_size=2, accumulation=5, optimizer="muon")
+    r = cm.measure_steps(s, ["gd-lt", "tmm"], device="cpu", rounds=3, micro_repeat=1, progress=False)
+    assert r["first"] == "gd-lt" and r["rounds"] == 3 and not r["compiled"]
+    assert r["variants"]["gd-lt"]["ratio_to_first"]["median"] == 1.0
+    for v in ("gd-lt", "tmm"):
+        assert len(r["variants"][v]["step_seconds"]) == 3
+        assert all(t > 0 for t in r["variants"][v]["step_seconds"])
+    with pytest.raises(ValueError, match="no-such-variant"):
+        cm.measure_steps(s, ["gd-lt", "no-such-variant"], device="cpu", rounds=1, progress=False)
+
+
+def _fake_measurement(ratios, execution="compiled", paper="momentum_streams"):
+    base = [1.0] * len(ratios)
+    return {execution: {paper: {"device": "GPU", "torch": "x", "rounds": len(ratios), "variants": {
+        "gd-lt": {"step_seconds": base}, "tmm": {"step_seconds": [r * b for r, b in zip(ratios, base)]}}}}}
+
+
+def test_a_gpu_measurement_decides_only_with_a_95_percent_interval(monkeypatch):
+    """decide_pair: the measurement under the paper's execution decides when its order-statistic
+    interval has >= 95% coverage (6+ rounds); with 5 rounds (coverage 1 - 2^-4 = 0.9375) the band
+    decides and the measured status is shown beside it; without a measurement, the band."""
+    from claims import lm_wallclock as lw
+    band = [1.0, 1.5]  # straddles 1.10: undecided on its own
+    monkeypatch.setattr(lw, "cuda_measurements", lambda: _fake_measurement([1.16, 1.17, 1.15, 1.16, 1.17, 1.16, 1.15]))
+    row = lw.decide_pair("momentum_streams", "tmm", "gd-lt", band, None, 1.10)
+    assert row["status"] == "fails" and row["decided_by"].startswith("measured: compiled")
+    monkeypatch.setattr(lw, "cuda_measurements", lambda: _fake_measurement([1.16, 1.17, 1.15, 1.16, 1.17]))
+    row = lw.decide_pair("momentum_streams", "tmm", "gd-lt", band, None, 1.10)
+    assert row["status"] == "undecided" and row["measured_status"] == "fails"
+    assert row["decided_by"].startswith("cost-model band")
+    # an eager measurement does not decide a paper that times compiled steps
+    monkeypatch.setattr(lw, "cuda_measurements", lambda: _fake_measurement([1.05] * 9, execution="eager"))
+    row = lw.decide_pair("momentum_streams", "tmm", "gd-lt", [1.12, 1.3], None, 1.10)
+    assert row["status"] == "fails" and "no compiled GPU measurement" in row["decided_by"]
+
+
+def test_the_committed_gpu_measurement_matches_the_papers_settings():
+    """results/bench/cuda-measurements.json (when committed): its config is the code's, every
+    measured part is at the paper's setting, rounds are paired (every variant has one step time
+    per round), and an excluded measurement is absent from its part."""
+    from claims import lm_wallclock as lw
+    m = lw.cuda_measurements()
+    if m is None:
+        pytest.skip("no GPU measurement committed")
+    for execution in lw.EXECUTIONS_MEASURED:
+        for paper, part in (m.get(execution) or {}).items():
+            assert part["setting"] == lw.PAPER_STEPS[paper].as_dict()
+            assert {len(v["step_seconds"]) for v in part["variants"].values()} == {part["rounds"]}
+            assert set(part["variants"]) <= set(lw.PAPER_VARIANTS[paper])
+    for where in m["provenance"]["excluded"]:
+        part, paper, variant = where.split(":")
+        assert variant not in m[{"wallclock": "eager", "wallclock-compiled": "compiled"}[part]][paper]["variants"]

@@ -21,7 +21,12 @@ part's failure or time-out loses nothing of the others):
   bf16 autocast) at the studies' size and at GPT-2-small's size (byte vocabulary), eager and
   compiled.
 
-Nothing here runs in CI or without CUDA; the results are committed under results/bench/.
+Nothing here runs in CI or without CUDA. Back on a machine with the repository,
+
+    python tools/cuda_session.py assemble DIR [DIR ...] [--exclude PART:PAPER:VARIANT=WHY ...]
+
+merges the parts' JSONs into the committed results/bench/cuda-measurements.json (read by
+claims/lm_wallclock.py and docs/benchmarks.md), dropping excluded measurements with the reason.
 """
 from __future__ import annotations
 
@@ -96,7 +101,43 @@ def throughput(out: Path) -> None:
             atomic_write_json(out / "throughput.json", rows)
 
 
+CUDA_MEASUREMENTS = "cuda-measurements"  # results/bench/cuda-measurements.json
+
+
+def assemble(dirs: list[Path], exclude: list[str], note: str) -> Path:
+    """Merge the parts found in `dirs` into the committed file (config: the papers' step settings
+    and variants, as `claims.lm_wallclock.cuda_config` checks); `exclude` entries
+    'PART:PAPER:VARIANT=WHY' drop a measurement and keep the reason."""
+    from claims._committed import write_committed
+    from claims.lm_wallclock import cuda_config
+    parts = {}
+    for d in dirs:
+        for part in ("wallclock", "wallclock-compiled", "bench", "throughput"):
+            if (d / f"{part}.json").exists():
+                parts[part] = json.loads((d / f"{part}.json").read_text())
+    excluded = {}
+    for item in exclude:
+        where, _, why = item.partition("=")
+        part, paper, variant = where.split(":")
+        del parts[part][paper]["variants"][variant]
+        excluded[where] = why
+    out = {"config": cuda_config(), "provenance": {"note": note, "excluded": excluded},
+           "eager": parts.get("wallclock"), "compiled": parts.get("wallclock-compiled"),
+           "bench_training": parts.get("bench"), "throughput": parts.get("throughput")}
+    return write_committed(CUDA_MEASUREMENTS, out)
+
+
 def main(argv=None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["assemble"]:
+        a = argparse.ArgumentParser(prog="cuda_session.py assemble")
+        a.add_argument("dirs", type=Path, nargs="+")
+        a.add_argument("--exclude", action="append", default=[])
+        a.add_argument("--note", default="")
+        args = a.parse_args(argv[1:])
+        print(assemble(args.dirs, args.exclude, args.note))
+        return 0
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("part", choices=PARTS)
     p.add_argument("--out", type=Path, required=True)

@@ -583,6 +583,10 @@ def measure_steps(setting: StepSetting, variants, *, device: str = "cuda", round
         models[v] = GPT(cfg, v).to(dev)
         opts[v] = _optimizers(models[v], setting, foreach=dev.type == "cuda")
 
+    # one compiled graph per model: dynamo counts them as recompilations of one frame and falls
+    # back to eager past its limit (8 by default), which would time eager models as compiled ones
+    if compile:
+        torch._dynamo.reset()
     forward = {v: torch.compile(m) if compile else m for v, m in models.items()}
 
     def micro(v):
@@ -595,27 +599,30 @@ def measure_steps(setting: StepSetting, variants, *, device: str = "cuda", round
             opt.step()
         models[v].zero_grad(set_to_none=True)
 
-    for v in variants:  # warm-up: autocast casts, gradients, optimizer state
-        for _ in range(2):
-            micro(v)
-            update(v)
-    clock = time.perf_counter if dev.type == "cuda" else time.process_time
-    seconds = {v: {"micro": [], "update": [], "step": []} for v in variants}
-    for r in tqdm(range(rounds), desc=f"measure {setting.n_layer}L/{setting.n_embd}", disable=not progress):
-        for v in variants[r % len(variants):] + variants[: r % len(variants)]:
-            _sync(dev)
-            t0 = clock()
-            for _ in range(micro_repeat):
+    limit = (torch._dynamo.config.patch(recompile_limit=2 * len(models) + 8) if compile
+             else contextlib.nullcontext())
+    with limit:
+        for v in variants:  # warm-up: autocast casts, gradients, optimizer state
+            for _ in range(2):
                 micro(v)
-            _sync(dev)
-            t1 = clock()
-            update(v)
-            _sync(dev)
-            t2 = clock()
-            tm, tu = (t1 - t0) / micro_repeat, t2 - t1
-            seconds[v]["micro"].append(tm)
-            seconds[v]["update"].append(tu)
-            seconds[v]["step"].append(setting.accumulation * tm + tu)
+                update(v)
+        clock = time.perf_counter if dev.type == "cuda" else time.process_time
+        seconds = {v: {"micro": [], "update": [], "step": []} for v in variants}
+        for r in tqdm(range(rounds), desc=f"measure {setting.n_layer}L/{setting.n_embd}", disable=not progress):
+            for v in variants[r % len(variants):] + variants[: r % len(variants)]:
+                _sync(dev)
+                t0 = clock()
+                for _ in range(micro_repeat):
+                    micro(v)
+                _sync(dev)
+                t1 = clock()
+                update(v)
+                _sync(dev)
+                t2 = clock()
+                tm, tu = (t1 - t0) / micro_repeat, t2 - t1
+                seconds[v]["micro"].append(tm)
+                seconds[v]["update"].append(tu)
+                seconds[v]["step"].append(setting.accumulation * tm + tu)
     base = np.asarray(seconds[variants[0]]["step"])
     out = {}
     for v in variants:
