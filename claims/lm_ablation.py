@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from claims import Evidence, claim, decide_readings, reading
 from claims._experiment import MIN_SEEDS, flatness, learned, not_learned
-from claims._protocol import deviations, get_protocol, scale
+from claims._protocol import collected_runs, deviations, get_protocol, run_hardware, scale
 from claims._stats import sign_first
 from particles.lm.studies import get_study
 
@@ -30,8 +30,9 @@ def ablation_evidence(text: str, studies: dict[str, str], arms: dict[str, tuple[
     prot = get_protocol(protocol)
     main = st[next(iter(st))]
     numbers = {"study": ", ".join(studies.values()), "n_seeds": len(seeds), "seeds": seeds,
-               "scale": scale(main.config, prot),
-               "deviations": {name: deviations(s.config, prot) for name, s in zip(studies.values(), st.values())}
+               "scale": scale(main.config, prot, hardware=run_hardware(collected_runs(*got.values()))),
+               "deviations": {name: deviations(s.config, prot, hardware=run_hardware(collected_runs(got[k])))
+                              for k, name, s in zip(st, studies.values(), st.values())}
                | ({"also": list(extra_deviations)} if extra_deviations else {}),
                "flatness": {k: flatness(got[k], {lab: v for lab, (kk, v) in arms.items() if kk == k})
                             for k in st},

@@ -36,7 +36,7 @@ import numpy as np
 from claims import Evidence, claim, decide_readings, jsonable, reading, settings
 from claims._committed import THREADS, StaleResult, committed_path, provenance, read_committed, write_committed
 from claims import lm as lm_claims
-from claims._protocol import deviations, get_protocol, scale
+from claims._protocol import collected_runs, deviations, get_protocol, run_hardware, scale
 from claims._stats import sign_first
 from particles.lm import bench
 from particles.lm import diagnostics as dg
@@ -183,8 +183,11 @@ def study_context(variants) -> dict:
     study = get_study(STUDY)
     prot = get_protocol(PROTOCOL)
     rows = {LABELS[v]: v for v in variants}
-    return {"scale": scale(study.config, prot), "deviations": deviations(study.config, prot),
-            "flatness": lm_claims.flatness(study.collect(list(variants)), rows)}
+    got = study.collect(list(variants))
+    hardware = run_hardware(collected_runs(got))
+    return {"scale": scale(study.config, prot, hardware=hardware),
+            "deviations": deviations(study.config, prot, hardware=hardware),
+            "flatness": lm_claims.flatness(got, rows)}
 
 
 def _decided(budget: str, seeds: list[int], prov: dict) -> str | None:

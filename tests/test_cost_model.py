@@ -10,6 +10,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from particles.lm import bench
 from particles.lm import cost_model as cm
 from particles.lm.model import flops_per_token, meta_model
 
@@ -227,14 +228,14 @@ def test_measured_steps_are_accumulated_micro_batches_plus_one_update():
     (exactly: it is how the step time is assembled), the first variant's ratio to itself is 1 in
     every round, and an unknown variant is refused by name."""
     s = cm.StepSetting(2, 2, 16, 16, 256, batch_size=2, accumulation=5, optimizer="muon")
-    r = cm.measure_steps(s, ["gd-lt", "tmm"], device="cpu", rounds=3, micro_repeat=1, progress=False)
+    r = bench.measure_steps(s, ["gd-lt", "tmm"], device="cpu", rounds=3, micro_repeat=1, progress=False)
     assert r["first"] == "gd-lt" and r["rounds"] == 3 and not r["compiled"]
     assert r["variants"]["gd-lt"]["ratio_to_first"]["median"] == 1.0
     for v in ("gd-lt", "tmm"):
         assert len(r["variants"][v]["step_seconds"]) == 3
         assert all(t > 0 for t in r["variants"][v]["step_seconds"])
     with pytest.raises(ValueError, match="no-such-variant"):
-        cm.measure_steps(s, ["gd-lt", "no-such-variant"], device="cpu", rounds=1, progress=False)
+        bench.measure_steps(s, ["gd-lt", "no-such-variant"], device="cpu", rounds=1, progress=False)
 
 
 def _fake_measurement(ratios, execution="compiled", paper="momentum_streams"):

@@ -9,7 +9,7 @@ part's failure or time-out loses nothing of the others):
   (`claims.lm_wallclock.PAPER_STEPS`: seed 002's and seed 004's 12-layer width-768 GPT at
   T = 1024 with the Muon hybrid, seed 000 Table 1's 8-layer width-64 model at T = 512 with AdamW;
   the paper's vocabulary, micro-batch, accumulation and bf16 autocast), timed interleaved by
-  `particles.lm.cost_model.measure_steps` (7 rounds): what `sympformer:wall-clock`,
+  `particles.lm.bench.measure_steps` (7 rounds): what `sympformer:wall-clock`,
   `momentum_streams:wall-clock`, `wall-clock-muon` and `yurii:wall-clock` decide on when present,
   and what the H100 roofline prediction is checked against.
 * ``wallclock-compiled``: the same under `torch.compile` (seed 002 App. D.4 trains compiled), for
@@ -50,7 +50,7 @@ ROUNDS = {"momentum_streams": 7, "yurii": 7, "sympformer": 15}
 
 def wallclock(out: Path) -> None:
     from claims.lm_wallclock import PAPER_STEPS, PAPER_VARIANTS
-    from particles.lm.cost_model import measure_steps
+    from particles.lm.bench import measure_steps
     result = {}
     for paper in ("yurii", "sympformer", "momentum_streams"):  # cheapest first
         start = time.perf_counter()
@@ -68,7 +68,7 @@ COMPILED = {"momentum_streams": ("gd-lt", "tmm", "yurii", "hb", "adam"),
 
 def wallclock_compiled(out: Path) -> None:
     from claims.lm_wallclock import PAPER_STEPS
-    from particles.lm.cost_model import measure_steps
+    from particles.lm.bench import measure_steps
     result = {}
     for paper, variants in COMPILED.items():
         start = time.perf_counter()

@@ -21,6 +21,7 @@ measurements, never unit-test assertions.
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import time
 from dataclasses import dataclass
@@ -412,3 +413,97 @@ def ensemble_speedup(budget: str, *, n_models: int = 3, variant: str = BASELINE,
                           "speedup": ratio_summary(t_seq / t_ens)}
     return {"variant": variant, "n_models": n_models, "threads": torch.get_num_threads() if threads is None
             else threads, "clock": "process CPU time", "configs": out}
+
+
+# ---------------------------------------------------------------------------------------------
+# Measured steps on a device (what the model predicts, timed where a GPU is lent)
+
+def measure_steps(setting, variants, *, device: str = "cuda", rounds: int = 7,
+                  micro_repeat: int = 3, seed: int = 0, compile: bool = False, progress: bool = True) -> dict:
+    """Seconds of one optimizer step of every variant at `setting` (a `cost_model.StepSetting`),
+    measured on `device`: the step `cost_model.trace_step` counts (`accumulation` forward + backward passes of a micro-batch under
+    `setting.autocast`, then the optimizers of `_optimizers`, foreach AdamW), built on the device.
+
+    Every model is resident at once and timed in interleaved rounds (`bench.time_interleaved`'s
+    rotation, a device synchronization before each clock reading): per round and variant,
+    `micro_repeat` micro-batches (mean: t_micro) then one optimizer step (t_update); the round's
+    step time is accumulation x t_micro + t_update, and the paired statistic is the per-round
+    ratio over the first variant. `compile`: the forward and backward through `torch.compile`
+    (seed 002 App. D.4 trains compiled; the optimizer step stays eager); the compilation happens in
+    the warm-up and is not timed. Returns per variant the per-round step seconds, the median
+    micro and update times, and `bench.ratio_summary` of the ratio to the first variant."""
+    from tqdm import tqdm
+
+    from .cost_model import _optimizers
+    from .model import GPT
+    from .variants import get_variant
+    variants = list(dict.fromkeys(variants))
+    for v in variants:
+        get_variant(v)
+    rounds, micro_repeat = positive_int(rounds, "rounds"), positive_int(micro_repeat, "micro_repeat")
+    dev = torch.device(device)
+    cfg = setting.gpt_config()
+    autocast = (torch.autocast(dev.type, dtype=torch.bfloat16) if setting.autocast == "bfloat16"
+                else contextlib.nullcontext())
+    idx, targets = fixed_batch(cfg.vocab_size, setting.batch_size, cfg.block_size, seed=seed, device=dev)
+    models, opts = {}, {}
+    for v in variants:
+        torch.manual_seed(seed)
+        models[v] = GPT(cfg, v).to(dev)
+        opts[v] = _optimizers(models[v], setting, foreach=dev.type == "cuda")
+
+    # one compiled graph per model: dynamo counts them as recompilations of one frame and falls
+    # back to eager past its limit (8 by default), which would time eager models as compiled ones
+    if compile:
+        torch._dynamo.reset()
+    forward = {v: torch.compile(m) if compile else m for v, m in models.items()}
+
+    def micro(v):
+        with autocast:
+            loss = logits_cross_entropy(forward[v], idx, targets)
+        loss.backward()
+
+    def update(v):
+        for opt in opts[v]:
+            opt.step()
+        models[v].zero_grad(set_to_none=True)
+
+    limit = (torch._dynamo.config.patch(recompile_limit=2 * len(models) + 8) if compile
+             else contextlib.nullcontext())
+    with limit:
+        for v in variants:  # warm-up: autocast casts, gradients, optimizer state
+            for _ in range(2):
+                micro(v)
+                update(v)
+        clock = time.perf_counter if dev.type == "cuda" else time.process_time
+        seconds = {v: {"micro": [], "update": [], "step": []} for v in variants}
+        for r in tqdm(range(rounds), desc=f"measure {setting.n_layer}L/{setting.n_embd}", disable=not progress):
+            for v in variants[r % len(variants):] + variants[: r % len(variants)]:
+                _sync(dev)
+                t0 = clock()
+                for _ in range(micro_repeat):
+                    micro(v)
+                _sync(dev)
+                t1 = clock()
+                update(v)
+                _sync(dev)
+                t2 = clock()
+                tm, tu = (t1 - t0) / micro_repeat, t2 - t1
+                seconds[v]["micro"].append(tm)
+                seconds[v]["update"].append(tu)
+                seconds[v]["step"].append(setting.accumulation * tm + tu)
+    base = np.asarray(seconds[variants[0]]["step"])
+    out = {}
+    for v in variants:
+        step = np.asarray(seconds[v]["step"])
+        out[v] = {"params": sum(p.numel() for p in models[v].parameters()),
+                  "step_seconds": step.tolist(), "median_step_s": float(np.median(step)),
+                  "median_micro_s": float(np.median(seconds[v]["micro"])),
+                  "median_update_s": float(np.median(seconds[v]["update"])),
+                  "ratio_to_first": ratio_summary(step / base)}
+    peak = torch.cuda.max_memory_allocated(dev) if dev.type == "cuda" else None
+    name = torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu"
+    return {"setting": setting.as_dict(), "device": name, "torch": torch.__version__,
+            "clock": "wall (synchronized)" if dev.type == "cuda" else "process CPU time",
+            "rounds": rounds, "micro_repeat": micro_repeat, "first": variants[0], "compiled": compile,
+            "peak_memory_bytes": peak, "variants": out}

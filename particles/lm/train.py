@@ -313,9 +313,7 @@ def evaluate_full(model: torch.nn.Module, tokens: np.ndarray, block_size: int, b
 
 def git_commit() -> str:
     """`git rev-parse HEAD` of the toolkit's checkout (+ "-dirty" with uncommitted changes under
-    particles/ or theory/). Outside a git checkout (a copy of the tree sent to a lent GPU machine)
-    the environment variable ``PARTICLES_COMMIT`` names the commit the copy was made from, else
-    "unknown"."""
+    particles/ or theory/); outside a checkout, ``PARTICLES_COMMIT`` or "unknown"."""
     root = Path(__file__).resolve().parents[2]
     if not (root / ".git").exists():
         return os.environ.get("PARTICLES_COMMIT", "unknown")
