@@ -252,15 +252,24 @@ class Result:
                 "referee": c.referee, "evidence": evidence}
 
     @property
+    def at_proxy_scale(self) -> bool:
+        """An experiment whose evidence states a `scale` smaller than the paper's (its models have
+        fewer parameters than the paper's: `claims._protocol.scale`)."""
+        scale = (self.evidence.numbers or {}).get("scale") if self.evidence is not None else None
+        return (self.claim.method == "experiment" and isinstance(scale, dict)
+                and scale.get("params_ratio_paper_over_ours", 1.0) > 1.0)
+
+    @property
     def kind(self) -> str:
         """What the verdict says of the paper, for the tallies: `premise` (an unstated premise or
         an extension, never the paper's error), `erratum` (holds-with-correction or fails),
-        `ambiguity` (holds under one reading, fails under another), `holds`, `inconclusive`,
-        `error`."""
+        `proxy` (an experiment that fails at a proxy scale of the paper's models: what holds at
+        that scale, not an error of the paper's own runs), `ambiguity` (holds under one reading,
+        fails under another), `holds`, `inconclusive`, `error`."""
         if self.claim.premise:
             return "premise"
         if self.verdict in ("holds-with-correction", "fails"):
-            return "erratum"
+            return "proxy" if self.at_proxy_scale else "erratum"
         if self.verdict == "holds" and self.evidence.ambiguity:
             return "ambiguity"
         return self.verdict

@@ -12,7 +12,7 @@ _MARK = {"holds": "holds", "holds-with-correction": "holds (corrected)", "fails"
          "inconclusive": "inconclusive", "error": "ERROR"}
 # What a verdict says of the paper, appended to its mark on the page (`Result.kind`): a premise
 # is never the paper's error, an ambiguity holds under one reading of the text.
-_KIND_MARK = {"premise": "premise", "ambiguity": "ambiguous"}
+_KIND_MARK = {"premise": "premise", "ambiguity": "ambiguous", "proxy": "at proxy scale"}
 KIND_SEP = " · "
 
 
@@ -149,6 +149,9 @@ def tallies(kinds: Iterable[tuple[str, str]]) -> dict[str, int]:
     own = [v for v, k in kinds if k != "premise"]
     out = {v: own.count(v) for v in (*VERDICTS, "error")}
     out.update(statements=len(own), errata=sum(k == "erratum" for _, k in kinds),
+               errata_corrected=sum(k == "erratum" and v == "holds-with-correction" for v, k in kinds),
+               errata_failing=sum(k == "erratum" and v == "fails" for v, k in kinds),
+               proxy_fails=sum(k == "proxy" for _, k in kinds),
                ambiguities=sum(k == "ambiguity" for _, k in kinds),
                premises=sum(k == "premise" for _, k in kinds), claims=len(kinds))
     return out
@@ -158,9 +161,11 @@ def _tally_line(t: dict[str, int]) -> str:
     return (f"{t['claims']} claims. Of the {t['statements']} that check a statement the paper makes: "
             f"{t['holds'] - t['ambiguities']} hold as printed, {t['ambiguities']} hold under one "
             f"reasonable reading but not another (ambiguities: a clarification, not an error), "
-            f"{t['errata']} are errata ({t['holds-with-correction']} hold only with a stated "
-            f"correction, {t['fails']} fail under every reasonable reading), {t['inconclusive']} are "
-            "inconclusive" + (f", {t['error']} raised an error" if t["error"] else "") + ". "
+            f"{t['errata']} are errata ({t['errata_corrected']} hold only with a stated "
+            f"correction, {t['errata_failing']} fail under every reasonable reading), "
+            + (f"{t['proxy_fails']} are experiments that fail at proxy scale (what holds at that "
+               "scale, not an error of the paper's runs), " if t["proxy_fails"] else "")
+            + f"{t['inconclusive']} are inconclusive" + (f", {t['error']} raised an error" if t["error"] else "") + ". "
             f"{t['premises']} check an unstated premise or an extension (never counted as the "
             "paper's error).")
 
@@ -197,7 +202,8 @@ def markdown(results: Iterable[Result], budget: str) -> str:
            "parameters, BPE tokens of TinyStories, OpenWebText or FineWeb, GPUs); each states its "
            "`scale` and its `deviations` from the paper's protocol. A verdict there says what holds "
            "at that scale, on the sign of each difference the paper asserts; it is not a "
-           "replication of the paper's own runs.", "",
+           "replication of the paper's own runs, and one that fails there is marked *at proxy scale* "
+           "and counted apart from the errata.", "",
            _tally_line(t), "",
            "| verdict | the papers' statements | premises and extensions |", "|---|---|---|"]
     for v in (*VERDICTS, "error"):
@@ -296,6 +302,7 @@ def ledger_summary(kinds: dict[str, tuple[str, str]]) -> str:
     lines = [SUMMARY_BEGIN] + textwrap.wrap(_tally_line(t) + " " + PROXY_SCALE, width=100) + [""]
     groups = (("erratum", "holds-with-correction", "Errata, hold only with a correction"),
               ("erratum", "fails", "Errata, fail under every reading"),
+              ("proxy", "fails", "Experiments that fail at proxy scale (not errata)"),
               ("ambiguity", "holds", "Ambiguous, hold under one reading"),
               ("inconclusive", "inconclusive", "Inconclusive"),
               ("premise", None, "Unstated premises and extensions"), ("error", "error", "Error"))

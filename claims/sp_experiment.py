@@ -356,10 +356,14 @@ FIG_7AB_TEXT = ("If we only look at the first ten time steps in fig. 6(a) it is 
 @claim("sp_transformer:fig-7ab", locator="Figure 7(a,b), §5",
        statement="ResNet and SympNet both fit the k = 3.5 trajectory on [0, 10]; by t ≈ 18 the "
                  "ResNet blows up while the SympNet stays bounded",
-       method="experiment", expect="fails", expect_quick="inconclusive",
+       method="experiment", expect="inconclusive", expect_quick="inconclusive",
        figures=["oscillator-rollouts", "oscillator-energy", "oscillator-training"],
        paper_text=FIG_7AB_TEXT,
-       referee="confirmed, with the reason changed (issue 25): 'blowing up' read as diverging, the "
+       referee="changed (26 Nov 2026), fails -> inconclusive: the networks were trained at 2N = 20, "
+               "while the one reading of Table 2 under which the paper agrees with itself is N = 20, "
+               "2N = 40 (sp_transformer:table-2-dimensions; the ResNet has 2004 parameters there, 604 "
+               "here); that reading is not trained, so the text is not shown wrong under every "
+               "reading. Earlier (issue 25): 'blowing up' read as diverging, the "
                "printed ResNet cannot do it for any weights (its up-scaled state passes through tanh, "
                "so y + tanh(Wy + b) lies in [-2, 2]^{2N} and any continuous down-scaling keeps the "
                "output bounded: 2 |W_down|_inf + |c| <= 26 for our trained weights); read as leaving "
@@ -400,7 +404,9 @@ def fig_7ab(budget: str) -> Evidence:
                    None if not decided else (rest_ok and comp["resnet_leaves_box_by_20"]["verdict"] == "holds")),
            reading("'blowing up' = diverging: impossible for the printed ResNet (bounded output for "
                    "every input and weight; largest bound of the trained seeds "
-                   f"{bound:.3g})", None if not decided else False)]
+                   f"{bound:.3g})", None if not decided else False),
+           reading("Table 2's 20 read as N (2N = 40, M = 40: the reading under which the paper agrees "
+                   "with itself, sp_transformer:table-2-dimensions): not trained", None)]
     numbers = dict(n, scale="the paper's own networks and data sizes (Tables 2-3): not a proxy",
                    deviations=DEPARTURES_7AB, flatness=recipe_flatness(("resnet", "sympnet")),
                    resnet_can_diverge=False,

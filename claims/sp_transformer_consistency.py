@@ -69,7 +69,11 @@ def table_2_dimensions(budget: str) -> Evidence:
                "range of the same eq. (28) has exactly pl entries only when inclusive), so sl = 1 feeds "
                "two vectors, against 'sl = pl = 1 ... only ever see one vector at a time' and 'sl denotes "
                "... the length of the sequence that we feed into the network'. An off-by-one in the "
-               "indices of eq. (28); the prose and Table 2 agree with each other",
+               "indices of eq. (28); the prose and Table 2 agree with each other. Second referee (26 Nov "
+               "2026) asked for an ambiguity, since the prose states what sl means; kept as an erratum "
+               "under the misprint convention of docs/architecture.md: the paper prints the intended "
+               "meaning in words only, and the corrected index ranges (t … t+sl−1, t+sl … t+sl+pl−1) "
+               "must be derived, in a formula the text points to as the definition",
        paper_text=r"""[eq. (28)] $$\mathcal{NN}:[z^{(t)},\ldots,z^{(t+\mathtt{sl})}]\mapsto[\hat{z}^{(t+\mathtt{sl}+1)},\ldots,\hat{z}^{(t+\mathtt{sl}+\mathtt{pl})}],$$
 [§5] here $\mathtt{sl}$ denotes the sequence length, i.e. the length of the sequence that we feed into the network and $\mathtt{pl}$ is the prediction length, i.e. the length of the output sequence that is predicted by the network.
 [§5] The ResNet and the SympNet cannot resolve time series data, which means for both of these $\mathtt{sl}=\mathtt{pl}=1$. These networks only ever see one vector at a time.

@@ -279,3 +279,16 @@ def test_the_committed_gpu_measurement_matches_the_papers_settings():
     for where in m["provenance"]["excluded"]:
         part, paper, variant = where.split(":")
         assert variant not in m[{"wallclock": "eager", "wallclock-compiled": "compiled"}[part]][paper]["variants"]
+
+
+def test_benchmarks_page_quotes_the_committed_gpu_measurement():
+    """docs/benchmarks.md's GPU section is `figures.cost_model.summary_markdown` of the committed file."""
+    from pathlib import Path
+
+    from claims import lm_wallclock as lw
+    from figures.cost_model import summary_markdown
+    m = lw.cuda_measurements()
+    if m is None:
+        pytest.skip("no GPU measurement committed")
+    page = (Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md").read_text(encoding="utf-8")
+    assert summary_markdown(m) in page

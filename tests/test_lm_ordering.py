@@ -81,9 +81,11 @@ def test_a_printed_number_stands_for_its_rounding_interval(text, interval):
 # Committed counterexamples: the claim's own check, run on the committed runs of fixed seeds (so
 # that later seeds cannot move the test), fails with the named sub-assertions (of any reading)
 # failing. A missing run skips (a partial checkout), a stale one fails.
+# sympformer:table-2 decides on App. B's protocol (`linear-appb`); its counterexample is that of the
+# proxy setting `linear`, a sensitivity row (`claims.lm.symp_table_2_at("linear")`).
 COUNTEREXAMPLES = [
     ("momentum_streams:table-2", (0, 1, 2, 3, 4), {"Vanilla < RMSProp": "fails", "HB < Vanilla": "holds"}),
-    ("sympformer:table-2", (0, 1, 2, 3, 4),
+    ("sympformer:table-2@linear", (0, 1, 2, 3, 4),
      {"Presymp Euler < Baseline": "fails", "Presymp Euler < YuriiFormer": "fails",
       "plain Euler < Baseline": "fails"}),
 ]
@@ -104,7 +106,11 @@ def test_committed_counterexample_reproduces(claim_id, seeds, statuses, monkeypa
     for name in ("collect", "collect_diagnostics"):
         method = getattr(Study, name)
         monkeypatch.setattr(Study, name, lambda self, variants=None, _s=None, _m=method: _m(self, variants, seeds))
-    ev = claims.load()[claim_id].check("full")
+    if "@" in claim_id:
+        from claims.lm import symp_table_2_at
+        ev = symp_table_2_at(claim_id.split("@")[1])
+    else:
+        ev = claims.load()[claim_id].check("full")
     assert not ev.numbers["invalid_runs"], ev.numbers["invalid_runs"]
     if ev.numbers["missing_runs"]:
         pytest.skip(f"not committed: {ev.numbers['missing_runs']}")
@@ -116,8 +122,8 @@ def test_committed_counterexample_reproduces(claim_id, seeds, statuses, monkeypa
 
 
 def test_table_2_shows_the_scalar_rate_sensitivity_without_deciding_by_it(monkeypatch):
-    """sympformer:table-2 decides on `linear`; `linear-slr100` runs (here: three fake seeds in
-    the printed order) are reported beside the decision with their own readings."""
+    """sympformer:table-2 decides on `linear-appb`; `linear-slr100` runs (here: three fake seeds in
+    the printed order) are reported beside the decision with their own readings, as is `linear`."""
     import claims
     from particles.lm.studies import Collected, Study
     real = Study.collect
@@ -127,17 +133,19 @@ def test_table_2_shows_the_scalar_rate_sensitivity_without_deciding_by_it(monkey
     def collect(self, variants=None, seeds=None):
         if self.name != "linear-slr100":
             return real(self, variants, seeds)
-        return Collected({v: {s: {"val_loss_full": x + 1e-3 * ((7 * s + 3 * i) % 5)} for s in range(3)}
-                          for i, (v, x) in enumerate(losses.items())})
+        data = {"entropy_nats_per_byte": {"unigram": 3.3, "bigram": 2.47}, "sha256": "fake"}
+        return Collected({v: {s: {"val_loss_full": x + 1e-3 * ((7 * s + 3 * i) % 5), "data": data,
+                                  "curves": {"step": [100, 200], "val_loss": [x, x]}} for s in range(3)}
+                          for i, (v, x) in enumerate(losses.items()) if v in (variants or losses)})
 
     monkeypatch.setattr(Study, "collect", collect)
     ev = claims.load()["sympformer:table-2"].check("full")
-    side = ev.numbers["scalar_lr_100"]
-    first = next(iter(side["readings"].values()))
-    assert first[0] == "holds", side
-    assert side["val_loss_full"]["Presymp Euler"][2] == pytest.approx(1.80 + 1e-3 * (14 % 5))
-    assert ev.numbers["app_b_protocol"]["study"] == "linear-appb"
-    if not ev.numbers["missing_runs"]:  # the committed linear study decides, as pinned
+    assert ev.numbers["study"] == "linear-appb"
+    side = ev.numbers["sensitivity"]["linear-slr100"]
+    assert side["verdict_at_this_setting"] == "holds" and side["n_seeds"] == 3, side
+    assert side["measured"]["Presymp Euler"]["values"][2] == pytest.approx(1.80 + 1e-3 * (14 % 5))
+    assert "linear" in ev.numbers["sensitivity"]
+    if not ev.numbers["missing_runs"]:  # the committed App. B study decides, as pinned
         assert ev.verdict == claims.load()["sympformer:table-2"].expect
 
 

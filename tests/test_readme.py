@@ -49,6 +49,11 @@ def test_sync_rewrites_stale_counts_and_mentions_and_counts_errata_ambiguities_p
     assert "- Ambiguous, hold under one reading (1): `heatflow:d`." in new
     assert "(`heatflow:c` → holds-with-correction)" in new
     assert sync_readme(new, kinds) == new
+    proxy = sync_readme(stale, kinds | {"yurii:f": ("fails", "proxy")})
+    flat = " ".join(proxy.split())
+    assert "2 are errata (1 hold only with a stated correction, 1 fail under every reasonable reading)" in flat
+    assert "1 are experiments that fail at proxy scale" in flat
+    assert "- Experiments that fail at proxy scale (not errata) (1): `yurii:f`." in proxy
 
 
 def test_sync_refuses_unknown_ids_and_a_missing_block():
