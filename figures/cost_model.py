@@ -4,8 +4,11 @@ Left: its validation, the predicted CPU step-time ratio over vanilla at the benc
 (4 layers, width 128) against the committed measurement (median and 95% CI of 21 paired rounds).
 Right: every comparison a wall-clock claim decides, at the paper's size on the H100 roofline:
 the eager and ideal-fusion predictions and the band that decides (widened by the pair's CPU
-validation error), with the paper's own printed ratios where it prints them. `--recompute`
-rewrites the committed counts (results/bench/cost-model.json, about ten minutes)."""
+validation error), with the paper's own printed ratios where it prints them, and the GPU
+measurement at the paper's size where one is committed (results/bench/cuda-measurements.json:
+eager and compiled medians with their 95% intervals). `--recompute` rewrites the committed counts
+(results/bench/cost-model.json, about ten minutes); the GPU measurement is re-taken only on a GPU
+(tools/cuda_session.py)."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
@@ -50,7 +53,8 @@ def draw(ctx: Context) -> None:
     for cid in CLAIMS:
         ev = ctx.evidence(cid)
         for name, c in ev.numbers["cost_model"]["comparisons"].items():
-            comps.setdefault(f"{name} ({PAPER[cid]})", c)
+            a, b = name.split(" / ")
+            comps.setdefault(f"{name} ({PAPER[cid]})", c | {"gpu_measured": lw.measured_on_cuda(PAPER[cid], a, b)})
 
     fig, (ax0, ax1) = plt.subplots(1, 2, figsize=(15, 0.3 * len(comps) + 3), gridspec_kw={"width_ratios": [1, 1.5]})
     names = sorted(rows, key=lambda v: rows[v]["measured"])
@@ -79,16 +83,75 @@ def draw(ctx: Context) -> None:
         ax1.plot(c["h100"]["fused"], i, "kx", ms=6)
         if name in printed:
             ax1.plot(printed[name], [i, i], "rD-", ms=4, lw=1)
+        gpu = c.get("gpu_measured", {})
+        for execution, (color, dy) in (("eager", ("tab:blue", 0.2)), ("compiled", ("tab:green", -0.2))):
+            if execution in gpu:
+                g = gpu[execution]
+                ax1.errorbar(g["median"], i + dy, xerr=[[g["median"] - g["ci_lo"]], [g["ci_hi"] - g["median"]]],
+                             fmt="o", ms=3, lw=0.8, color=color)
     ax1.axvline(1.0, color="k", lw=0.8)
     ax1.set_xscale("log")
     ax1.set_yticks(y, list(comps), fontsize=7)
-    ax1.set_xlabel("predicted step-time ratio at the paper's size, H100 roofline (|: eager, x: ideal fusion; "
-                   "band: widened by the pair's CPU validation error; red: the paper's printed ratio)")
+    ax1.set_xlabel("step-time ratio at the paper's size: H100 roofline (|: eager, x: ideal fusion; band: widened "
+                   "by the pair's CPU validation error); red: the paper's printed ratio; measured on a GPU "
+                   "(blue: eager, green: compiled; median, 95% CI)", fontsize=8)
     ax1.set_title("; ".join(f"{cid} → {ctx.evidence(cid).verdict}" for cid in CLAIMS[:3]) + "\n" +
                   "; ".join(f"{cid} → {ctx.evidence(cid).verdict}" for cid in CLAIMS[3:]), fontsize=8)
-    fig.suptitle(f"cost-model ({ctx.budget}): FLOPs and bytes traced per op under FakeTensorMode; "
-                 f"no GPU measured (none lent)", fontsize=9)
+    measured = lw.cuda_measurements()
+    gpu = (f"measured on {measured['eager']['momentum_streams']['device']} at the papers' sizes"
+           if measured else "no GPU measurement committed")
+    fig.suptitle(f"cost-model ({ctx.budget}): FLOPs and bytes traced per op under FakeTensorMode; {gpu}", fontsize=9)
     fig.tight_layout()
     ctx.save(fig)
     ctx.save_json({"validation": val, "comparisons": comps, "printed": printed, "verdicts": {c: ctx.evidence(c).verdict for c in CLAIMS},
                    "machines": {"h100": model["config"]["h100"], "cpu": model["cpu"]}})
+
+
+def _vanilla_rate(measured: dict, paper: str) -> str:
+    """Vanilla's tokens/s and MFU per execution: the cost model's counted FLOPs per step over the
+    measured median step time, against the dense bf16 peak (`particles.lm.model.PEAK_BF16_FLOPS`)."""
+    from particles.lm.model import peak_flops
+    s = lw.PAPER_STEPS[paper]
+    flops = lw.cost_model()["papers"][paper]["gd-lt"]["flops"]
+    parts = []
+    for execution in lw.EXECUTIONS_MEASURED:
+        part = (measured.get(execution) or {}).get(paper)
+        if part and "gd-lt" in part["variants"]:
+            t = part["variants"]["gd-lt"]["median_step_s"]
+            parts.append(f"{execution} {s.batch_size * s.accumulation * s.block_size / t:,.0f} tokens/s, "
+                         f"MFU {flops / t / peak_flops(part['device']):.1%}")
+    return "vanilla " + ", ".join(parts)
+
+
+def summary_markdown(measured: dict) -> str:
+    """docs/benchmarks.md's GPU section, generated from the committed measurement: tokens/s and MFU
+    of the training path, and each paper's step-time ratios over vanilla (eager and compiled)."""
+    out = [f"Device: {measured['eager']['momentum_streams']['device']}, torch "
+           f"{measured['eager']['momentum_streams']['torch']}. {measured['provenance']['note']}", "",
+           "| training path, `particles.lm.train` (bf16 autocast, eager, 60 steps) | parameters | tokens/s | MFU |",
+           "|---|---|---|---|"]
+    for name, r in (measured.get("throughput") or {}).items():
+        if name.endswith("-compiled"):  # 60 steps that include the compilation: not a throughput
+            continue
+        mfu = f"{r['mfu']:.2%}" if r["mfu"] is not None else "—"
+        out.append(f"| `{name}` (width {r['config']['n_embd']}, {r['config']['n_layer']} layers, T = "
+                   f"{r['config']['block_size']}, batch {r['config']['batch_size']}) | {r['n_params']:,} | "
+                   f"{r['tokens_per_s']:,.0f} | {mfu} |")
+    for paper in ("momentum_streams", "yurii", "sympformer"):
+        s = lw.PAPER_STEPS[paper]
+        out += ["", f"**{paper}** at its size ({s.n_layer} layers, width {s.n_embd}, T = {s.block_size}, "
+                f"vocabulary {s.vocab_size:,}, micro-batch {s.batch_size} x {s.accumulation}, {s.optimizer}): "
+                "step time over vanilla, median [95% CI] (rounds); " + _vanilla_rate(measured, paper), "",
+                "| variant | eager | compiled |", "|---|---|---|"]
+        for v in lw.PAPER_VARIANTS[paper]:
+            if v == "gd-lt":
+                continue
+            cells = []
+            for execution in lw.EXECUTIONS_MEASURED:
+                r = lw.measured_on_cuda(paper, v, "gd-lt").get(execution)
+                cells.append(f"{r['median']:.3f} [{r['ci_lo']:.3f}, {r['ci_hi']:.3f}] ({r['rounds']})" if r else "—")
+            out.append(f"| `{v}` | " + " | ".join(cells) + " |")
+    excluded = measured["provenance"].get("excluded") or {}
+    if excluded:
+        out += ["", "Excluded: " + "; ".join(f"`{k}`: {why}" for k, why in excluded.items())]
+    return "\n".join(out)
