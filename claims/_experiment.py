@@ -124,7 +124,7 @@ def experiment_evidence(printed: dict[str, float], rows: dict[str, str], study_n
                "flatness": flatness(got, rows),
                **{k: gate.get(k) for k in ("baseline", "corpus_sha256", "unigram_entropy", "bigram_entropy",
                                            "baseline_val_loss", "baseline_tail_drop", "learned")},
-               "missing_runs": got.missing, "invalid_runs": got.invalid}
+               "missing_runs": got.missing, "invalid_runs": got.invalid, "diverged_runs": got.diverged}
     undecidable = []
     if len(seeds) < MIN_SEEDS:
         undecidable.append(f"only {len(seeds)} paired seeds committed (need {MIN_SEEDS})")

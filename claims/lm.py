@@ -349,6 +349,7 @@ def leak_evidence() -> dict:
     seeds = got.paired_seeds(LEAK_ROWS.values())
     printed_gain = (SYMP_TABLE_1["Baseline"] - SYMP_TABLE_1["Presymp ETD-AB2"]) / SYMP_TABLE_1["Baseline"]
     out = {"study": "main", "rows": LEAK_ROWS, "seeds": seeds, "missing_runs": got.missing,
+           "diverged_runs": got.diverged,
            "printed_relative_gain_etd_ab2_over_baseline": printed_gain}
     if len(seeds) < 2:
         return out

@@ -20,7 +20,40 @@ CROSS_PLATFORM_ATOL = 1e-3
 
 def _committed():
     """Every committed run result (the diagnostics folders hold other files, tested with them)."""
-    return sorted(p for name in studies.STUDIES for p in (studies.RESULTS_ROOT / name).glob("*.json"))
+    return sorted(p for name in studies.STUDIES for p in (studies.RESULTS_ROOT / name).glob("*.json")
+                  if not p.name.endswith(".diverged.json"))
+
+
+def test_every_committed_divergence_is_of_its_studys_configuration_and_has_no_result():
+    for name, study in studies.STUDIES.items():
+        for path in study.folder.glob("*.diverged.json"):
+            record = json.loads(path.read_text())
+            assert study.divergence(record["variant"], record["seed"]) == record  # not stale
+            assert not study.path(record["variant"], record["seed"]).exists()
+            assert "training loss is nan" in record["message"] or "inf" in record["message"]
+            assert record["commit"] != "unknown"
+
+
+def test_a_run_whose_loss_becomes_nan_is_recorded_as_diverged_and_not_retrained(tmp_path, monkeypatch):
+    """Study.run: a learning rate of 1e4 makes the loss NaN within a few steps; the run is committed
+    as `<stem>.diverged.json`, `collect` names it (neither missing nor a result), a second `run`
+    does not train it again."""
+    from dataclasses import replace
+    monkeypatch.setattr(studies, "RESULTS_ROOT", tmp_path / "results")
+    monkeypatch.setattr(studies, "WEIGHTS_ROOT", tmp_path / "runs")
+    cfg = replace(studies.HONESTY, steps=30, warmup=1, eval_interval=10, eval_batches=1, lr=1e4, batch_size=2)
+    study = studies.Study("blowup", cfg, ("gd-lt",), (0,))
+    study.run(progress=False)
+    got = study.collect()
+    assert got.missing == [] and not got.results and list(got.diverged) == ["gd-lt-seed0"]
+    assert "training loss is nan" in got.diverged["gd-lt-seed0"] or "inf" in got.diverged["gd-lt-seed0"]
+    record = study.divergence("gd-lt", 0)
+    stamp = study.divergence_path("gd-lt", 0).stat().st_mtime_ns
+    study.run(progress=False)
+    assert study.divergence_path("gd-lt", 0).stat().st_mtime_ns == stamp and record["seed"] == 0
+    # another configuration makes the record stale: the run is missing again
+    other = studies.Study("blowup", replace(cfg, lr=1e3), ("gd-lt",), (0,))
+    assert other.collect().missing == ["gd-lt-seed0"]
 
 
 def test_every_results_folder_is_a_study_or_its_diagnostics():

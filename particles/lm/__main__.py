@@ -143,8 +143,8 @@ def _study_status(names: list[str]) -> int:
         study = get_study(name)
         got = study.collect()
         n_ok = sum(len(s) for s in got.results.values())
-        print(f"study {name}: {n_ok} committed, {len(got.missing)} missing, {len(got.invalid)} "
-              f"invalid of {len(study.variants) * len(study.seeds)} runs ({study.folder})")
+        print(f"study {name}: {n_ok} committed, {len(got.diverged)} diverged, {len(got.missing)} missing, "
+              f"{len(got.invalid)} invalid of {len(study.variants) * len(study.seeds)} runs ({study.folder})")
         hours = study.remaining_core_hours(got) if got.missing else None
         if hours is not None:
             print(f"  missing runs: ~{hours:.1f} core-hours at the committed runs' speed "
@@ -152,6 +152,8 @@ def _study_status(names: list[str]) -> int:
                   "evaluation not counted)")
         for stem, why in sorted(got.invalid.items()):
             print(f"  invalid {stem}: {why}")
+        for stem, how in sorted(got.diverged.items()):
+            print(f"  diverged {stem}: {how}")
         by_variant: dict[str, list[str]] = {}
         for stem in got.missing:
             variant, _, seed = stem.rpartition("-seed")

@@ -58,10 +58,13 @@ import hashlib
 import json
 import statistics
 
+import torch
+
 from theory.io import atomic_write_json
 
 from . import diagnostics as dg
-from .train import ResultError, TrainConfig, load_model, provenance, read_result, run_stem, sweep
+from .train import (ResultError, TrainConfig, TrainingDiverged, load_model, provenance, read_result,
+                    run_stem, sweep)
 from .variants import get_variant
 
 REPO = Path(__file__).resolve().parents[2]
@@ -138,6 +141,7 @@ class Collected:
     results: dict[str, dict[int, dict]]  # variant -> seed -> result
     missing: list[str] = field(default_factory=list)  # run stems with no result file
     invalid: dict[str, str] = field(default_factory=dict)  # run stem -> why (stale, corrupt)
+    diverged: dict[str, str] = field(default_factory=dict)  # run stem -> how (a result of its own)
 
     def paired_seeds(self, variants) -> list[int]:
         """Seeds with a valid result for every one of `variants` (the pairing of the claims)."""
@@ -176,18 +180,35 @@ class Study:
         """Every committed result of `variants` x `seeds` (default: the study's) that is valid for
         this study's configuration; the rest is listed as missing or invalid, by run name."""
         results: dict[str, dict[int, dict]] = {}
-        missing, invalid = [], {}
+        missing, invalid, diverged = [], {}, {}
         for v in variants or self.variants:
             for s in seeds or self.seeds:
                 path = self.path(v, s)
                 if not path.exists():
-                    missing.append(run_stem(v, s))
+                    record = self.divergence(v, s)
+                    if record is not None:
+                        diverged[run_stem(v, s)] = record["message"]
+                    else:
+                        missing.append(run_stem(v, s))
                     continue
                 try:
                     results.setdefault(v, {})[s] = read_result(path, self.run_config(v, s))
                 except ResultError as exc:
                     invalid[run_stem(v, s)] = str(exc)
-        return Collected(results, missing, invalid)
+        return Collected(results, missing, invalid, diverged)
+
+    def divergence_path(self, variant: str, seed: int) -> Path:
+        return self.folder / f"{run_stem(variant, seed)}.diverged.json"
+
+    def divergence(self, variant: str, seed: int) -> dict | None:
+        """The committed record of a run whose training loss became NaN or infinite (None when
+        there is none, or when it was recorded for another configuration: stale, retrain)."""
+        path = self.divergence_path(variant, seed)
+        try:
+            record = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return None
+        return record if record.get("config_hash") == self.run_config(variant, seed).hash() else None
 
     def remaining_core_hours(self, got: Collected) -> float | None:
         """Training time of the runs `got` lacks, in core-hours, at the speed of this study's
@@ -272,9 +293,25 @@ class Study:
 
     def run(self, variants=None, seeds=None, *, progress: bool = True, recompute: bool = False):
         """Train the missing runs (all of them with `recompute`), seed-major; results go to the
-        tracked folder, weights to ``runs/lm/<study>/``."""
-        return sweep(variants or self.variants, seeds or self.seeds, self.config, self.name,
-                     RESULTS_ROOT, progress=progress, weights_root=WEIGHTS_ROOT, force=recompute)
+        tracked folder, weights to ``runs/lm/<study>/``. A run whose training loss becomes NaN or
+        infinite is a result of its own: `TrainingDiverged`'s message is committed as
+        ``<stem>.diverged.json`` (with the configuration hash and provenance), `collect` names it,
+        and it is not retrained (unless `recompute`)."""
+        done = []
+        for s in seeds or self.seeds:
+            for v in variants or self.variants:
+                if self.divergence(v, s) is not None and not recompute:
+                    continue
+                try:
+                    done += sweep([v], [s], self.config, self.name, RESULTS_ROOT, progress=progress,
+                                  weights_root=WEIGHTS_ROOT, force=recompute)
+                except TrainingDiverged as exc:
+                    cfg = self.run_config(v, s)
+                    atomic_write_json(self.divergence_path(v, s), {
+                        "variant": v, "seed": s, "config_hash": cfg.hash(), "config": cfg.as_dict(),
+                        "message": str(exc).split("; the checkpoint")[0],
+                        **provenance(torch.device(cfg.device))})
+        return done
 
 
 def _sha256(path: Path) -> str:
