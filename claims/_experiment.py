@@ -90,53 +90,77 @@ def flatness(got: Collected, rows: dict[str, str]) -> dict:
             "per_arm": per_arm, "arms_above_rule": above}
 
 
-def experiment_evidence(printed: dict[str, float], rows: dict[str, str], study_name: str, *,
-                        protocol: str, readings: list[Reading], source: str = "") -> Evidence:
-    """Decide the quoted sentence's sub-assertions under each of its `readings` from the
-    committed runs of `study_name` (`rows`: row label -> variant, possibly more rows than the
-    printed table holds; `printed`: the paper's table, reported as table agreement only). The
-    learned gate is on the table's own GD + Lie-Trotter row
-    (gd-lt-linear for a linear-attention table in a softmax study), the study's baseline when the
-    table has none."""
-    study = get_study(study_name)
+def _gate_variant(study, variants) -> str:
+    """The arm whose learning curve gates a study: its baseline when it is an arm, else the first
+    GD + Lie-Trotter arm (gd-lt-linear for a linear-attention table in a softmax study)."""
+    return study.baseline if study.baseline in variants else next(
+        (v for v in variants if v.startswith("gd-lt")), study.baseline)
+
+
+def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, *, protocol: str,
+                        readings: list[Reading], source: str = "", derived: dict | None = None,
+                        extra_deviations=()) -> Evidence:
+    """Decide the quoted sentence's sub-assertions under each of its `readings` from committed runs.
+
+    `rows`: row label -> variant of study `study_name`, or -> (study, variant) for an arm of
+    another study (an ablation: seed k fixes the data order and the initialisation in every
+    study, so runs pair by seed across studies); possibly more rows than the printed table holds.
+    `derived`: label -> f(values) giving a per-seed series from the rows' losses (e.g. an arm's
+    change between two studies), usable in sub-assertions like a row. `printed`: the paper's
+    table, reported as table agreement only. Every study's gate (`learned`) is on its baseline
+    arm (`_gate_variant`); `study_name` gives the scale, configuration and deviations, the other
+    studies are listed under `other_studies`."""
+    arms = {label: v if isinstance(v, tuple) else (study_name, v) for label, v in rows.items()}
+    names = list(dict.fromkeys([study_name, *(st for st, _ in arms.values())]))
+    variants = {n: list(dict.fromkeys(v for st, v in arms.values() if st == n)) for n in names}
     prot = get_protocol(protocol)
     criterion = (f"every sub-assertion of the quoted sentence decided on the sign of the paired "
-                 f"difference over the committed seeds of study '{study_name}' (full-split validation "
-                 "loss; Holm over the sub-assertions of a reading at family-wise level 0.05; "
+                 f"difference over the committed seeds of study '{', '.join(names)}' (full-split "
+                 "validation loss; Holm over the sub-assertions of a reading at family-wise level 0.05; "
                  "'no detectable difference' when the 90% CI lies inside +-0.1% of the loss, "
                  "claims._stats.sign_first); a reading holds when every sub-assertion holds, fails "
                  "when one fails; the paper is wrong only if every reading fails. The printed "
                  "table's ordering is reported (table_agreement), never decided. Needs "
                  f">= {MIN_SEEDS} paired seeds and a learned baseline (val <= {LEARNED_FRACTION} x "
                  f"unigram entropy, last {FLAT_TAIL:.0%} of steps lower it by < {FLAT_DROP:.0%})")
-    variants = list(dict.fromkeys(rows.values()))
+    studies = {n: get_study(n) for n in names}
     if settings.recompute:  # `--recompute`: retrain this claim's arms (every seed of the study)
-        study.run(variants, recompute=True)
-    got: Collected = study.collect(variants)
-    seeds = got.paired_seeds(variants)
-    gate = learned(study_name, study.baseline if study.baseline in rows.values() else
-                   next((v for v in rows.values() if v.startswith("gd-lt")), study.baseline))
-    numbers = {"printed": printed, "source": source, "study": study_name,
-               "config": study.config.as_dict() | {"variant": None, "seed": None},
-               "n_seeds": len(seeds), "seeds": seeds,
-               "scale": scale(study.config, prot, hardware=run_hardware(collected_runs(got))),
-               "deviations": deviations(study.config, prot, hardware=run_hardware(collected_runs(got))),
-               "flatness": flatness(got, rows),
-               **{k: gate.get(k) for k in ("baseline", "corpus_sha256", "unigram_entropy", "bigram_entropy",
-                                           "baseline_val_loss", "baseline_tail_drop", "learned")},
-               "missing_runs": got.missing, "invalid_runs": got.invalid, "diverged_runs": got.diverged}
+        for n in names:
+            studies[n].run(variants[n], recompute=True)
+    got: dict[str, Collected] = {n: studies[n].collect(variants[n]) for n in names}
+    seeds = sorted(set.intersection(*(set(got[st].paired_seeds([v])) for st, v in arms.values())))
+    gates = {n: learned(n, _gate_variant(studies[n], variants[n])) for n in names}
+
+    def context(n: str) -> dict:
+        study, hardware = studies[n], run_hardware(collected_runs(got[n]))
+        return {"config": study.config.as_dict() | {"variant": None, "seed": None},
+                "scale": scale(study.config, prot, hardware=hardware),
+                "deviations": deviations(study.config, prot, hardware=hardware) + list(extra_deviations),
+                "flatness": flatness(got[n], {lab: v for lab, (st, v) in arms.items() if st == n}),
+                **{k: gates[n].get(k) for k in ("baseline", "corpus_sha256", "unigram_entropy", "bigram_entropy",
+                                                "baseline_val_loss", "baseline_tail_drop", "learned")},
+                "missing_runs": got[n].missing, "invalid_runs": got[n].invalid, "diverged_runs": got[n].diverged}
+
+    main = context(study_name)
+    numbers = {"printed": printed, "source": source, "study": study_name, "config": main.pop("config"),
+               "n_seeds": len(seeds), "seeds": seeds, **main}
+    if len(names) > 1:
+        numbers["other_studies"] = {n: context(n) for n in names[1:]}
     undecidable = []
     if len(seeds) < MIN_SEEDS:
         undecidable.append(f"only {len(seeds)} paired seeds committed (need {MIN_SEEDS})")
-    elif not gate["learned"]:
-        undecidable.append(f"{not_learned(gate)}, so the sub-assertions below are shown, not decided")
+    else:
+        undecidable += [f"{not_learned(gates[n])}" + (f" (study {n})" if len(names) > 1 else "")
+                        + ", so the sub-assertions below are shown, not decided"
+                        for n in names if not gates[n]["learned"]]
     if len(seeds) < 2:
         rds = [reading(r.text, None) for r in readings]
         return decide_readings(rds, criterion=criterion + "; here: " + "; ".join(undecidable),
                                numbers=numbers)
-    values = {label: [got.results[v][s]["val_loss_full"] for s in seeds] for label, v in rows.items()}
+    values = {label: [got[st].results[v][s]["val_loss_full"] for s in seeds] for label, (st, v) in arms.items()}
     measured = {label: {"mean": statistics.mean(v), "std": statistics.stdev(v), "values": v}
                 for label, v in values.items()}
+    values |= {label: list(f(values)) for label, f in (derived or {}).items()}
     rds, subs_out = [], {}
     for r in readings:
         verdict, subs = sign_first({name: (values[a], values[b], k) for name, (a, b, k) in r.named().items()})
@@ -145,8 +169,8 @@ def experiment_evidence(printed: dict[str, float], rows: dict[str, str], study_n
                            statuses={name: row["status"] for name, row in subs.items()}))
     table = {k: v for k, v in printed.items() if k in values}
     numbers |= {"measured": measured, "sub_assertions": subs_out,
-                "table_agreement": table_agreement(table, {k: values[k] for k in table}),
-                "measured_order": sorted(values, key=lambda lab: measured[lab]["mean"])}
+                **({"table_agreement": table_agreement(table, {k: values[k] for k in table})} if table else {}),
+                "measured_order": sorted(measured, key=lambda lab: measured[lab]["mean"])}
     undecided = [row for subs in subs_out.values() for row in subs.values() if row["status"] == "undecided"]
     if undecided:
         needed = [row.get("n_needed") for row in undecided]

@@ -154,7 +154,7 @@ def test_an_ablation_pairs_seeds_across_studies_and_decides_the_change_on_sign(m
     both optimizers, and the optimizer switch raising TMMFormer's loss (+0.03) more than Vanilla's
     (+0.002): every sub-assertion holds; with the changes swapped the third one fails."""
     import claims
-    import claims.lm_ablation as ab
+    import claims._experiment as ex
     from particles.lm.studies import Collected, Study
 
     def runs(losses):
@@ -164,7 +164,7 @@ def test_an_ablation_pairs_seeds_across_studies_and_decides_the_change_on_sign(m
     def fake(adamw):
         table = {"main": {"gd-lt": 1.40, "tmm": 1.36}, "main-adamw": adamw}
         monkeypatch.setattr(Study, "collect", lambda self, variants=None, seeds=None: Collected(runs(table[self.name])))
-        monkeypatch.setattr(ab, "learned", lambda name, baseline=None: {"learned": True})
+        monkeypatch.setattr(ex, "learned", lambda name, baseline=None: {"learned": True})
         return claims.registry()["momentum_streams:optimizer-ablation-text"].check("full")
 
     ev = fake({"gd-lt": 1.402, "tmm": 1.39})
