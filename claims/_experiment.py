@@ -146,32 +146,48 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
                "n_seeds": len(seeds), "seeds": seeds, **main}
     if len(names) > 1:
         numbers["other_studies"] = {n: context(n) for n in names[1:]}
-    undecidable = []
-    if len(seeds) < MIN_SEEDS:
-        undecidable.append(f"only {len(seeds)} paired seeds committed (need {MIN_SEEDS})")
-    else:
-        undecidable += [f"{not_learned(gates[n])}" + (f" (study {n})" if len(names) > 1 else "")
-                        + ", so the sub-assertions below are shown, not decided"
-                        for n in names if not gates[n]["learned"]]
-    if len(seeds) < 2:
-        rds = [reading(r.text, None) for r in readings]
-        return decide_readings(rds, criterion=criterion + "; here: " + "; ".join(undecidable),
-                               numbers=numbers)
-    values = {label: [got[st].results[v][s]["val_loss_full"] for s in seeds] for label, (st, v) in arms.items()}
+    undecidable = [f"{not_learned(gates[n])}" + (f" (study {n})" if len(names) > 1 else "")
+                   + ", so the sub-assertions below are shown, not decided"
+                   for n in names if not gates[n]["learned"]]
+    if len(seeds) >= MIN_SEEDS:
+        values = {label: [got[st].results[v][s]["val_loss_full"] for s in seeds] for label, (st, v) in arms.items()}
+        values |= {label: list(f(values)) for label, f in (derived or {}).items()}
+        pair_seeds = None
+    elif derived:
+        undecidable.insert(0, f"only {len(seeds)} paired seeds committed (need {MIN_SEEDS})")
+        return decide_readings([reading(r.text, None) for r in readings],
+                               criterion=criterion + "; here: " + "; ".join(undecidable), numbers=numbers)
+    else:  # too few seeds with every arm: each sub-assertion on the seeds its two arms share
+        values = {label: {s: r["val_loss_full"] for s, r in got[st].results.get(v, {}).items()}
+                  for label, (st, v) in arms.items()}
+        pair_seeds = {}
     measured = {label: {"mean": statistics.mean(v), "std": statistics.stdev(v), "values": v}
-                for label, v in values.items()}
-    values |= {label: list(f(values)) for label, f in (derived or {}).items()}
+                for label, v in ((lab, list(x.values()) if isinstance(x, dict) else x) for lab, x in values.items())
+                if label in arms and len(v) >= 2}
     rds, subs_out = [], {}
     for r in readings:
-        verdict, subs = sign_first({name: (values[a], values[b], k) for name, (a, b, k) in r.named().items()})
+        if pair_seeds is None:
+            verdict, subs = sign_first({name: (values[a], values[b], k) for name, (a, b, k) in r.named().items()})
+        else:
+            ready, missing = {}, {}
+            for name, (a, b, k) in r.named().items():
+                common = sorted(set(values[a]) & set(values[b]))
+                pair_seeds[name] = common
+                if len(common) >= MIN_SEEDS:
+                    ready[name] = ([values[a][s] for s in common], [values[b][s] for s in common], k)
+                else:
+                    missing[name] = f"{len(common)} paired seeds of {a} and {b} committed (need {MIN_SEEDS})"
+            verdict, subs = sign_first(ready, missing=missing)
         subs_out[r.text] = subs
         rds.append(reading(r.text, None if undecidable else {"holds": True, "fails": False}.get(verdict),
                            statuses={name: row["status"] for name, row in subs.items()}))
-    table = {k: v for k, v in printed.items() if k in values}
+    table = {k: v for k, v in printed.items() if k in values} if pair_seeds is None else {}
     numbers |= {"measured": measured, "sub_assertions": subs_out,
                 **({"table_agreement": table_agreement(table, {k: values[k] for k in table})} if table else {}),
+                **({"seeds_per_sub_assertion": pair_seeds} if pair_seeds is not None else {}),
                 "measured_order": sorted(measured, key=lambda lab: measured[lab]["mean"])}
-    undecided = [row for subs in subs_out.values() for row in subs.values() if row["status"] == "undecided"]
+    undecided = [row for subs in subs_out.values() for row in subs.values()
+                 if row["status"] == "undecided" and "mde" in row]  # runs missing: no power to state
     if undecided:
         needed = [row.get("n_needed") for row in undecided]
         numbers |= {"mde": max(row["mde"] for row in undecided),

@@ -155,12 +155,17 @@ SUB_KINDS = ("less", "not-worse")
 
 
 def sign_first(subs: dict[str, tuple], alpha: float = ALPHA,
-               margin: float = EQUIVALENCE_MARGIN) -> tuple[str, dict[str, dict]]:
+               margin: float = EQUIVALENCE_MARGIN, missing: dict[str, str] | None = None) -> tuple[str, dict[str, dict]]:
     """Decide sub-assertions {name: (a_values, b_values, kind)} (paired per seed; the text asserts
     a below b: kind "less", or a not above b by more than the margin: "not-worse") by the rule
     above. Returns the claim's verdict and one row per sub-assertion: mean difference d = b - a,
-    its 95% CI, the margin, the Holm decision, `status` and (undecided) `n_needed`."""
+    its 95% CI, the margin, the Holm decision, `status` and (undecided) `n_needed`. `missing`
+    names sub-assertions without enough runs ({name: why}): undecided, and counted in the Holm
+    family with p = 1 (so the others are corrected for them too)."""
     rows, family = {}, {}
+    for name, why in (missing or {}).items():
+        rows[name] = {"status": "undecided", "why": why}
+        family[name] = 1.0
     for name, (a, b, kind) in subs.items():
         if kind not in SUB_KINDS:
             raise ValueError(f"kind must be one of {SUB_KINDS}, got {kind!r} ({name})")
@@ -178,6 +183,8 @@ def sign_first(subs: dict[str, tuple], alpha: float = ALPHA,
     rejected = holm(family, alpha)
     m = max(len(family), 1)
     for name, row in rows.items():
+        if name in (missing or {}):
+            continue
         n, mean, sd, margin_abs = row["n_seeds"], row["mean_diff"], row["sd_diff"], row["margin"]
         se = sd / math.sqrt(n) if n > 1 else math.nan
         if n >= 2 and se > 0:

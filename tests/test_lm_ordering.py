@@ -62,6 +62,33 @@ def test_decided_only_when_the_baseline_has_learned_and_with_enough_seeds(monkey
     assert _evidence(r).verdict == "inconclusive"
 
 
+def test_with_an_arm_missing_each_sub_assertion_is_decided_on_the_seeds_its_arms_share(monkeypatch):
+    """c (tmm) has no runs: a < c is undecided ('runs missing', p = 1 in the Holm family), and
+    a < b, far reversed on 3 seeds, fails at the corrected level, so the reading fails; with b
+    ahead of a by a hair the reading stays undecided."""
+    from particles.lm.studies import Collected, get_study
+    curve = {"step": [1, 2, 3, 4, 5], "val_loss": [2.0, 1.5, 1.2, 1.1, 1.1]}
+
+    def runs(losses):
+        return Collected({v: {s: {"val_loss_full": x + 1e-3 * ((3 * s + len(v)) % 5), "curves": curve}
+                              for s in range(3)} for v, x in losses.items()})
+
+    gate = {"baseline": "gd-lt", "learned": True}
+    monkeypatch.setattr(lm, "learned", lambda name, baseline=None: gate)
+    reading = [Reading("a below b and c", (("a", "b", "less"), ("a", "c", "less")))]
+    monkeypatch.setattr(type(get_study("main")), "collect",
+                        lambda self, variants=None, seeds=None: runs({"gd-lt": 1.3, "hb": 1.0}))
+    ev = _evidence(reading)
+    subs = ev.numbers["sub_assertions"]["a below b and c"]
+    assert subs["a < c"]["status"] == "undecided" and "0 paired seeds" in subs["a < c"]["why"]
+    assert subs["a < b"]["status"] == "fails" and ev.verdict == "fails"
+    assert ev.numbers["seeds_per_sub_assertion"] == {"a < b": [0, 1, 2], "a < c": []}
+    assert "table_agreement" not in ev.numbers  # the printed pairs need every arm on common seeds
+    monkeypatch.setattr(type(get_study("main")), "collect",
+                        lambda self, variants=None, seeds=None: runs({"gd-lt": 1.0, "hb": 1.0005}))
+    assert _evidence(reading).verdict == "inconclusive"
+
+
 def test_flatness_names_every_arm_above_the_rule(monkeypatch):
     from particles.lm.studies import Collected
     flat = {"step": [1, 2, 3, 4, 5], "val_loss": [2.0, 1.5, 1.2, 1.1, 1.1]}
