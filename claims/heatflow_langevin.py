@@ -113,7 +113,7 @@ def _interpolation_gap(Sigma, eps: float, cost: str, nodes: int = 24) -> float:
 
 @claim("heatflow:result-1-rhs", locator="Result 1 [AHMP24, Theorem 1], remark after the bound",
        statement="the right-hand side Cε²(I(ρ) + ∫₀¹ I(ρ_t^ε)dt)^{1/2} of Result 1 is o(ε²)",
-       method="convergence", expect="holds",
+       method="convergence", expect="holds-with-correction",
        paper_text=r"$$H(\mathscr{C}_{\rho,\varepsilon} \mid \pi_{\rho,\varepsilon}) + H(\pi_{\rho,\varepsilon} "
                   r"\mid \mathscr{C}_{\rho,\varepsilon}) \leq C\varepsilon^2 \left(I(\rho) + \int_0^1 "
                   r"I(\rho_t^\varepsilon) dt\right)^{1/2}.$$ In particular, the right hand side is "
@@ -122,7 +122,11 @@ def _interpolation_gap(Sigma, eps: float, cost: str, nodes: int = 24) -> float:
                "Θ(ε²), not o(ε²): the sentence contradicts the display it follows. The sentence "
                "states its intent (o(ε²)), which a difference I(ρ) − ∫I(ρ_t^ε)dt delivers (ρ_t^ε, "
                "undefined on the slide, read as the bridge's entropic interpolation): then O(ε³) "
-               "for Gaussians. The left-hand side is O(ε⁴) (heatflow:result-1)")
+               "for Gaussians. The left-hand side is O(ε⁴) (heatflow:result-1). Second referee (26 "
+               "Nov 2026), ambiguity -> erratum: the minus sign (and ρ_t^ε) is printed nowhere in the "
+               "slides, so the fix must be derived (the misprint convention of docs/architecture.md); "
+               "as printed RHS/(Cε²) ≥ √I(ρ) under every reading of ρ_t^ε: holds with the difference "
+               "as the correction")
 def result_1_rhs(budget: str) -> Evidence:
     eps = np.geomspace(1e-1, 1e-3, 5 if budget == "quick" else 13)
     xq, aq = _grid(RHO0, 0.01)
@@ -138,24 +142,21 @@ def result_1_rhs(budget: str) -> Evidence:
     readings = [
         reading("the bracket as printed, I(ρ) + ∫₀¹ I(ρ_t^ε)dt, for any ρ_t^ε: RHS/(Cε²) ≥ √I(ρ)",
                 min(plus_floor.values()) == 0.0, rhs_over_C_eps2_lower_bound=plus_floor),
-        reading("the bracket with a sign typo, I(ρ) − ∫₀¹ I(ρ_t^ε)dt, ρ_t^ε the marginals of the "
-                "entropic interpolation of π_{ρ,ε} (either π reading)",
-                all(p >= need for p in minus_order.values()),
-                order_of_rhs_over_eps2={f"{law} | {c}": p for (law, c), p in minus_order.items()}),
     ]
+    corrected_ok = all(p >= need for p in minus_order.values())
     return decide_readings(
-        readings,
+        readings, corrected_ok,
+        correction="the bracket I(ρ) − ∫₀¹ I(ρ_t^ε)dt, ρ_t^ε the marginals of the entropic interpolation "
+                   "of π_{ρ,ε} (either π reading): RHS/ε² ~ ε^p, p = "
+                   + ", ".join(f"{p:.2f}" for p in minus_order.values()),
+        counterexample={"rhs_over_C_eps2_lower_bound": plus_floor},
         criterion="o(ε²) ⇔ RHS/ε² → 0: as printed it is bounded below by C√I(ρ) > 0 for every "
                   "density (I(ρ) > 0); with the difference, RHS/ε² ~ ε^p with observed p ≥ 0.5 "
                   "over ε ∈ [1e-3, 1e-1] (Gaussian laws, closed form, Gauss–Legendre in t)",
         numbers={"eps": eps, "fisher_information": fisher, "sqrt_I_lower_bound": plus_floor,
                  "sqrt_gap_minus": {f"{law} | {c}": v for (law, c), v in minus.items()},
-                 "lhs_order_drift_minus_cost_half_sq": lhs},
-        ambiguity="as printed (I(ρ) + ∫I) the right-hand side is Θ(ε²): RHS/(Cε²) ≥ √I(ρ) > 0. With "
-                  "the difference I(ρ) − ∫₀¹ I(ρ_t^ε)dt (ρ_t^ε the entropic interpolation) it is "
-                  "O(ε³) for Gaussians, and the left-hand side is O(ε⁴) (heatflow:result-1), so the "
-                  "sentence's o(ε²) holds for the divergence; the slide should print the bracket "
-                  "it means")
+                 "lhs_order_drift_minus_cost_half_sq": lhs,
+                 "order_of_rhs_over_eps2_corrected": {f"{law} | {c}": p for (law, c), p in minus_order.items()}})
 
 
 @claim("heatflow:bp-expansion", locator="slide 'Result 2: One Step Approximation' (first); "

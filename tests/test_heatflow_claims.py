@@ -1,6 +1,6 @@
 """The helpers behind seed 003's claims (claims/heatflow*.py), asserted directly in float64, and
 the counterexamples of the slides' errata (heatflow:sinkhorn-sb, sinkformer-update, particle-ode,
-claim-heat-flow) reproduced here."""
+claim-heat-flow, result-1-rhs) reproduced here."""
 from fractions import Fraction
 
 import numpy as np
@@ -58,6 +58,17 @@ def test_interpolation_gap_matches_direct_quadrature(v, eps, cost):
     # the direct integrand cancels to ~1e-16/v: absolute tolerance at that level
     assert abs(gap - direct) <= 1e-8 * abs(direct) + 1e-13 / v
     assert gap <= e ** 2 / (24 * v ** 3) * (1 + 1e-9)
+
+
+@given(st.floats(0.3, 3.0), st.floats(1e-3, 0.5), costs)
+def test_result1_rhs_as_printed_is_not_o_eps2_and_the_difference_is(v, eps, cost):
+    """heatflow:result-1-rhs's counterexample: with the printed bracket I(ρ) + ∫I(ρ_t)dt, RHS/(Cε²)
+    is at least √I(ρ) = 1/√v for ρ = N(0, v) at every ε (I ≥ 0), so it does not vanish; the
+    correction I(ρ) − ∫I(ρ_t)dt makes it at most ε'/√(24 v³) → 0 (the gap bound above)."""
+    printed_floor = np.sqrt(go.fisher_information_gaussian(np.array([[v]])))
+    assert printed_floor == pytest.approx(1 / np.sqrt(v), rel=1e-12) and printed_floor > 0
+    e = go.effective_eps(eps, cost)
+    assert np.sqrt(_interpolation_gap([[v]], eps, cost)) <= e / np.sqrt(24 * v ** 3) * (1 + 1e-9)
 
 
 def test_result1_printed_conventions_do_not_give_order_two():

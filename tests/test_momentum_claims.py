@@ -69,7 +69,7 @@ def test_layer_norm_velocity_fixes_the_step_length(mu, beta, gamma, nu, seed):
 
 @pytest.mark.parametrize("claim_id", [
     "momentum_streams:lemma-F.2", "momentum_streams:nesterov-rate-text",
-    "momentum_streams:tmm-stronger-than-nesterov-text"])
+    "momentum_streams:tmm-stronger-than-nesterov-text", "momentum_streams:thm-F.4"])
 def test_errata_fail_under_every_reading_and_keep_their_correction(claim_id):
     evidence = claims.run(ALL[claim_id], "quick").evidence
     assert evidence.verdict == "holds-with-correction"
@@ -77,8 +77,26 @@ def test_errata_fail_under_every_reading_and_keep_their_correction(claim_id):
     assert evidence.correction and evidence.counterexample
 
 
+def test_thm_f4_printed_threshold_is_not_strict_at_an_integer_ratio():
+    """Theorem F.4's counterexample: C_mom = r² (r = ρ_van/ρ_mom at κ = 100) gives the printed
+    N₀ = ⌈log C/log r⌉ = 2, where C·ρ_mom^N = ρ_van^N (equality, not 'strictly lower'); the
+    corrected ⌊·⌋ + 1 = 3 is strict from there on."""
+    import math
+
+    from claims.momentum_streams_depth import _threshold_arithmetic
+    from theory import rates as R
+    kappa = 100.0
+    rv, rm = R.rate_vanilla(kappa), R.rate_momentum(kappa)
+    C = (rv / rm) ** 2
+    N0 = R.threshold_printed(C, rv, rm)
+    assert N0 == 2 and math.isclose(C * rm ** N0, rv ** N0, rel_tol=1e-12)
+    a = _threshold_arithmetic(kappa)
+    assert any(f["C_mom"] == pytest.approx(C) and f["N0"] == 2 for f in a["printed_N0_not_strict"])
+    assert not a["intended_N0_not_strict"]
+
+
 @pytest.mark.parametrize("claim_id", [
-    "momentum_streams:thm-F.4", "momentum_streams:lemma-F.2-finite-depth",
+    "momentum_streams:lemma-F.2-finite-depth",
     "momentum_streams:tmm-larger-class-text", "momentum_streams:tmm-optimal-quadratics-text"])
 def test_ambiguous_texts_hold_under_one_reading_and_fail_under_another(claim_id):
     """Issue 28: these texts hold under some reasonable reading, so they are not errata; the

@@ -58,7 +58,7 @@ def test_imex_k1_and_lie_trotter_differ_by_the_half_velocity(seed, mu, mu_h, bet
 
 
 def test_printed_prk_verlet_is_first_order_and_not_reversible():
-    """The prk-verlet ambiguity: the printed block (β = 1, μ = 0, no LN_v) converges with order 1
+    """yurii:prk-verlet's counterexample: the printed block (β = 1, μ = 0, no LN_v) converges with order 1
     to ẍ = −(a+m)x/3 and fails Φ(RΦ(z)) = Rz; the classical Strang composition is order 2 and
     reversible to rounding."""
     a, m, x0, u0, T = 1.3, 0.4, 0.8, 0.3, 3.0
