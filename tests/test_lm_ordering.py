@@ -112,6 +112,8 @@ def test_a_printed_number_stands_for_its_rounding_interval(text, interval):
 # proxy setting `linear`, a sensitivity row (`claims.lm.symp_table_2_at("linear")`).
 COUNTEREXAMPLES = [
     ("momentum_streams:table-2", (0, 1, 2, 3, 4), {"Vanilla < RMSProp": "fails", "HB < Vanilla": "holds"}),
+    ("sympformer:table-1", (0, 1, 2),
+     {"Presymp ETD-AB2 < Baseline": "fails", "Presymp ETD-AB2 < YuriiFormer": "fails"}),
     ("sympformer:table-2@linear", (0, 1, 2, 3, 4),
      {"Presymp Euler < Baseline": "fails", "Presymp Euler < YuriiFormer": "fails",
       "plain Euler < Baseline": "fails"}),
