@@ -35,6 +35,7 @@ the loss-curve convergence of every run is reported beside it.
 from __future__ import annotations
 
 import math
+from dataclasses import asdict
 
 import numpy as np
 from scipy import stats
@@ -399,6 +400,15 @@ def fig_7ab(budget: str) -> Evidence:
     bound = max(n.get("resnet_output_bound_max") or [math.inf])
     rest = [comp[k]["verdict"] for k in ("resnet_fits_2_10", "sympnet_fits_2_10", "sympnet_in_box_to_18")] if comp else []
     rest_ok = None if not decided else all(v == "holds" for v in rest)
+    # the same reading at Table 2's self-consistent dimensions (2N = 40: budget n40), when committed
+    got40, b40 = _experiment("n40", ("resnet", "sympnet"))
+    e40 = _evaluate(got40, b40, ("resnet", "sympnet"), components) if got40.complete else None
+    n40 = None
+    if e40 is not None and len(e40["seeds"]) >= 3 and e40["stable"]:
+        c40 = e40["components"]
+        n40 = all(c40[k]["verdict"] == "holds" for k in ("resnet_fits_2_10", "sympnet_fits_2_10",
+                                                          "sympnet_in_box_to_18", "resnet_leaves_box_by_20"))
+        n40 = n40 if n40 or any(c40[k]["verdict"] == "fails" for k in c40) else None
     rds = [reading("'blowing up' = leaving the physical region (twice the reference's largest "
                    "coordinate) by t ~ 20, the other parts as printed",
                    None if not decided else (rest_ok and comp["resnet_leaves_box_by_20"]["verdict"] == "holds")),
@@ -406,7 +416,14 @@ def fig_7ab(budget: str) -> Evidence:
                    "every input and weight; largest bound of the trained seeds "
                    f"{bound:.3g})", None if not decided else False),
            reading("Table 2's 20 read as N (2N = 40, M = 40: the reading under which the paper agrees "
-                   "with itself, sp_transformer:table-2-dimensions): not trained", None)]
+                   "with itself, sp_transformer:table-2-dimensions), 'blowing up' = leaving the physical "
+                   "region by t ~ 20 (budget n40)", n40)]
+    n["n40"] = ({"n_seeds": len(e40["seeds"]), "verdict": e40["verdict"], "stable": e40["stable"],
+                 "verdict_at_epochs": e40["verdict_at_epochs"],
+                 "components": {k: {x: c.get(x) for x in ("verdict", "mean", "ci95")}
+                                for k, c in e40["components"].items()},
+                 "table2": asdict(b40.table2)}
+                if e40 is not None else {"runs_not_usable": got40.problems()})
     numbers = dict(n, scale="the paper's own networks and data sizes (Tables 2-3): not a proxy",
                    deviations=DEPARTURES_7AB, flatness=recipe_flatness(("resnet", "sympnet")),
                    resnet_can_diverge=False,

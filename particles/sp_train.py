@@ -77,6 +77,7 @@ class Budget:
     checkpoint_every: int = 25     # 0: train in memory, write nothing
     committed: bool = False        # results live in the tracked RESULTS folder
     extends: str | None = None     # a budget whose checkpoints this one continues
+    table2: Table2 = Table2()      # the networks' dimensions (Table 2 under one reading)
 
     def table3(self, network: str) -> Table3:
         return Table3(n_epochs=self.epochs[network], batch_size=self.batch_size)
@@ -89,6 +90,10 @@ BUDGETS = {
     # Table 3's epochs, to see where their loss converges and whether fig. 7(a,b)'s verdict moves
     "long": Budget("long", {**{n: Table3.n_epochs for n in NETWORKS}, "resnet": 8000, "sympnet": 8000},
                    seeds=(0, 1, 2), k_stride=1, committed=True, extends="full"),
+    # Table 2's '20' read as N (2N = 40, M = 2N = 40 as §5 prints): the reading under which the
+    # paper agrees with itself (sp_transformer:table-2-dimensions); fig. 7(a,b)'s networks only
+    "n40": Budget("n40", {n: Table3.n_epochs for n in NETWORKS}, seeds=(0, 1, 2, 3, 4), k_stride=1,
+                  committed=True, table2=Table2(upscale=40, width=40)),
     "quick": Budget("quick", {"resnet": 3, "sympnet": 3, "transformer": 2, "sp_transformer": 2},
                     seeds=(0,), k_stride=4, t_rollout=100.0, structure_windows=12,
                     checkpoint_every=0),
@@ -149,7 +154,7 @@ def run_config(network: str, seed: int, budget: str | Budget) -> dict:
     b = get_budget(budget)
     _check_run(network, seed)
     return {"schema": SCHEMA, "network": network, "seed": seed, "budget": b.name,
-            "table2": asdict(Table2()), "table3": asdict(b.table3(network)),
+            "table2": asdict(b.table2), "table3": asdict(b.table3(network)),
             "data": {"k_train": f"numpy.linspace(0, 4, 40)[::{b.k_stride}]",
                      "n_k": len(oscillator.K_TRAIN[::b.k_stride]), "h": oscillator.H_STEP,
                      "t_end": oscillator.T_END, "newton_tol": oscillator.NEWTON_TOL},
@@ -245,7 +250,7 @@ def _train(network: str, seed: int, b: Budget, recompute: bool, progress: bool,
     settings = b.table3(network)
     cache = Path(cache) if cache else RUNS / b.name
     path = cache / f"{stem(network, seed)}.pt" if b.checkpoint_every else None
-    model = build(network, seed=seed)
+    model = build(network, b.table2, seed=seed)
     opts = optimizers(model, settings)
     state = {"epoch": 0, "losses": [], "val_losses": [], "wall_clock_s": 0.0, "sessions": [],
              "milestones": []}

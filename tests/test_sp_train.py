@@ -244,7 +244,7 @@ def _cli(argv, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--budget", "medium"], "argument --budget: invalid choice: 'medium' (choose from 'full', 'long', 'quick')"),
+    (["--budget", "medium"], "argument --budget: invalid choice: 'medium' (choose from 'full', 'long', 'n40', 'quick')"),
     (["--networks", "lstm"], "argument --networks: invalid choice: 'lstm' (choose from 'resnet', "
                              "'sp_transformer', 'sympnet', 'transformer')"),
     (["--seeds", "a"], "argument --seeds: must be a non-negative integer, got 'a'"),

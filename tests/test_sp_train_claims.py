@@ -117,7 +117,8 @@ def _commit(b, network: str, seed: int, traj: np.ndarray, earlier: np.ndarray | 
         result["structure"] = {k: [0.5, -0.5] for k in ("core_log_det", "attention_log_det")}
         result["structure"].update(feedforward_log_det=[0.0, 0.0], feedforward_defect=[0.0, 0.0],
                                    core_relative_defect=[3.0, 4.0])
-    sp_train.write_result(sp_train.RESULTS / f"{network}-seed{seed}.json", result)
+    folder = sp_train.RESULTS if b.name == "full" else sp_train.RESULTS / b.name
+    sp_train.write_result(folder / f"{network}-seed{seed}.json", result)
 
 
 def _t():
@@ -147,6 +148,25 @@ def test_fig_7ab_holds_when_the_resnet_leaves_the_box_and_the_sympnet_stays(comm
     assert [r["verdict"] for r in ev.readings] == ["holds", "fails", "inconclusive"] and ev.ambiguity
     assert ev.numbers["n_seeds"] == 3 and all(c["n_seeds"] == 3 for c in ev.numbers["components"].values())
     assert ev.numbers["verdict_at_epochs"] == {8: "holds", 9: "holds", 10: "holds"}
+
+
+def test_fig_7ab_reading_at_2n_40_is_decided_by_the_n40_runs(committed, monkeypatch):
+    """Committed n40 runs (Table 2's 20 read as N) decide the third reading: the ResNet leaving the
+    box by t = 20 and the SympNet staying in it make it hold (the verdict with it), while the
+    2N = 20 runs keep the ResNet inside (reading 1 fails)."""
+    b40 = dataclasses.replace(sp_train.BUDGETS["n40"], epochs={n: 10 for n in NETWORKS}, seeds=(0, 1, 2))
+    monkeypatch.setitem(sp_train.BUDGETS, "n40", b40)
+    ref, t = sp_train.reference(), _t()
+    for s in range(3):
+        noisy = ref * (1 + 0.01 * (s - 1))
+        blown = noisy.copy()
+        blown[t > 12.0] *= 10.0 + s
+        for b, resnet in ((committed, noisy), (b40, blown)):
+            _commit(b, "resnet", s, resnet)
+            _commit(b, "sympnet", s, noisy)
+    ev = spx.fig_7ab("full")
+    assert [r["verdict"] for r in ev.readings] == ["fails", "fails", "holds"], ev.numbers["n40"]
+    assert ev.verdict == "holds" and ev.numbers["n40"]["table2"]["upscale"] == 40
 
 
 def test_fig_7cd_fails_when_the_standard_transformer_keeps_its_energy(committed):
