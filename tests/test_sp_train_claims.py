@@ -200,3 +200,17 @@ def test_a_verdict_contradicted_at_the_80_and_90_percent_milestones_is_not_decid
     ev = spx.fig_7cd("full")
     assert ev.numbers["verdict_at_epochs"] == {8: "holds", 9: "holds", 10: "fails"}
     assert ev.verdict == "inconclusive" and "opposite verdict" in ev.criterion
+
+
+def test_committed_fig_7ab_counterexample_reproduces():
+    """sp_transformer:fig-7ab on the committed runs: at 2N = 20 and at 2N = 40 (budget n40, five
+    seeds each) the ResNet's rollout stays inside the physical region to t = 20, so the three
+    readings fail; skipped where the runs are not committed."""
+    got = sp_train.collect("full", ("resnet", "sympnet"))
+    got40 = sp_train.collect("n40", ("resnet", "sympnet"))
+    if not (got.complete and got40.complete):
+        pytest.skip("the fig. 7(a,b) runs are not all committed")
+    ev = spx.fig_7ab("full")
+    assert ev.verdict == "fails" and [r["verdict"] for r in ev.readings] == ["fails"] * 3
+    assert ev.numbers["components"]["resnet_leaves_box_by_20"]["verdict"] == "fails"
+    assert ev.numbers["n40"]["components"]["resnet_leaves_box_by_20"]["verdict"] == "fails"
