@@ -163,8 +163,9 @@ def _tally_line(t: dict[str, int]) -> str:
             f"reasonable reading but not another (ambiguities: a clarification, not an error), "
             f"{t['errata']} are errata ({t['errata_corrected']} hold only with a stated "
             f"correction, {t['errata_failing']} fail under every reasonable reading), "
-            + (f"{t['proxy_fails']} are experiments that fail at proxy scale (what holds at that "
-               "scale, not an error of the paper's runs), " if t["proxy_fails"] else "")
+            + (f"{t['proxy_fails']} {'is an experiment that fails' if t['proxy_fails'] == 1 else 'are experiments that fail'}"
+               " at proxy scale (what holds at that scale, not an error of the paper's runs), "
+               if t["proxy_fails"] else "")
             + f"{t['inconclusive']} are inconclusive" + (f", {t['error']} raised an error" if t["error"] else "") + ". "
             f"{t['premises']} check an unstated premise or an extension (never counted as the "
             "paper's error).")

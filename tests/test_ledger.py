@@ -202,7 +202,7 @@ def test_an_experiment_that_fails_at_proxy_scale_is_not_an_erratum():
     assert run(571.0).kind == "proxy" and run(1.0).kind == "erratum"
     assert run(571.0, method="property").kind == "erratum"
     page = markdown([run(571.0)], "quick")
-    assert "FAILS · at proxy scale" in page and "1 are experiments that fail at proxy scale" in page
+    assert "FAILS · at proxy scale" in page and "1 is an experiment that fails at proxy scale" in page
 
 
 def test_the_page_says_how_many_entries_a_shortened_list_or_dict_hides():

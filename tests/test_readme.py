@@ -52,7 +52,7 @@ def test_sync_rewrites_stale_counts_and_mentions_and_counts_errata_ambiguities_p
     proxy = sync_readme(stale, kinds | {"yurii:f": ("fails", "proxy")})
     flat = " ".join(proxy.split())
     assert "2 are errata (1 hold only with a stated correction, 1 fail under every reasonable reading)" in flat
-    assert "1 are experiments that fail at proxy scale" in flat
+    assert "1 is an experiment that fails at proxy scale" in flat
     assert "- Experiments that fail at proxy scale (not errata) (1): `yurii:f`." in proxy
 
 
