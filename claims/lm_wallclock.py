@@ -195,17 +195,17 @@ EXECUTIONS_MEASURED = ("eager", "compiled")  # the roofline's "eager" and "fused
 PREDICTED_AS = {"eager": "eager", "compiled": "fused"}
 
 
-def cuda_check(paper: str, pairs, model: dict) -> dict | str:
-    """The roofline's paper-size prediction held against the GPU measurement, per pair and
-    execution: measured median, predicted H100 ratio, relative error (a GPU check of the model;
-    the measurement itself is on the device named)."""
+def cuda_check(paper: str, comparisons: dict[str, dict]) -> dict | str:
+    """The roofline's paper-size prediction held against the GPU measurement, per pair
+    (`comparisons`: 'a / b' -> `comparison`) and execution: measured median, predicted H100 ratio,
+    relative error (a GPU check of the model; the measurement itself is on the device named)."""
     m = cuda_measurements()
     if m is None:
         return ("no GPU measurement committed: the H100 ratios are roofline predictions from counted "
                 "FLOPs and bytes")
     rows = {}
-    for a, b in pairs:
-        comp = comparison(model, paper, a, b)
+    for name, comp in comparisons.items():
+        a, b = name.split(" / ")
         for execution, meas in measured_on_cuda(paper, a, b).items():
             pred = comp["h100"][PREDICTED_AS[execution]]
             rows.setdefault(f"{a} / {b}", {})[execution] = {
@@ -308,6 +308,7 @@ def cost_evidence(paper: str, pairs, model: dict) -> dict:
     comparisons, the validation and the machines."""
     variants = sorted({v for p in pairs for v in p})
     keys = ("params", "flops", "bytes_eager", "bytes_fused", "dispatched_ops", "kernels_fused")
+    comparisons = {f"{a} / {b}": comparison(model, paper, a, b) for a, b in pairs}
     return {
         "method": "roofline per kernel (max of FLOPs / peak and bytes / bandwidth) plus a fixed cost per "
                   "op, on counts traced under FakeTensorMode (particles.lm.cost_model); eager and "
@@ -315,10 +316,10 @@ def cost_evidence(paper: str, pairs, model: dict) -> dict:
         "paper_size": PAPER_STEPS[paper].as_dict(), "proxy_size": PROXY.as_dict(),
         "counts": {v: {"paper": {k: model["papers"][paper][v][k] for k in keys},
                        "proxy": {k: model["proxy"][v][k] for k in keys}} for v in variants},
-        "comparisons": {f"{a} / {b}": comparison(model, paper, a, b) for a, b in pairs},
+        "comparisons": comparisons,
         "validation": validation(model),
         "machines": {"h100": model["config"]["h100"], "cpu": model["cpu"]},
-        "cuda_measurement": cuda_check(paper, pairs, model),
+        "cuda_measurement": cuda_check(paper, comparisons),
     }
 
 
