@@ -14,7 +14,7 @@ part's failure or time-out loses nothing of the others):
   and what the H100 roofline prediction is checked against.
 * ``wallclock-compiled``: the same under `torch.compile` (seed 002 App. D.4 trains compiled), for
   the variants of the momentum-stream and Nesterov/Polyak statements (compilation dominates the
-  part's time: 5 rounds).
+  part's time; `COMPILED_ROUNDS` rounds).
 * ``bench``: the training benchmark of figure `bench-training` (every variant against vanilla, at
   the proxy size) on CUDA.
 * ``throughput``: tokens/s and model-FLOPs utilisation of the training path (`particles.lm.train`,
