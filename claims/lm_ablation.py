@@ -21,6 +21,11 @@ OPTIMIZER_TEXT = (
 ARMS = {"Vanilla": "gd-lt", "TMMFormer": "tmm"}
 
 
+def _arms(**studies: str) -> dict[str, tuple[str, str]]:
+    """Vanilla's and TMMFormer's rows in each study: 'Vanilla (tag)' -> (study, variant)."""
+    return {f"{lab} ({tag})": (study, v) for tag, study in studies.items() for lab, v in ARMS.items()}
+
+
 def _change(label: str, before: str, after: str):
     """The per-seed change of an arm's loss from one study to the other (a derived row)."""
     return lambda values: [b - a for a, b in zip(values[f"{label} ({before})"], values[f"{label} ({after})"])]
@@ -34,10 +39,8 @@ def optimizer_ablation(budget: str) -> Evidence:
     """The sentence's three sub-assertions, on sign: TMMFormer below Vanilla under the Muon hybrid,
     and under pure AdamW; and the switch raises TMMFormer's loss more than Vanilla's (per seed, the
     change of each arm between the studies)."""
-    rows = {f"{lab} ({opt})": (study, v) for opt, study in (("Muon hybrid", "main"), ("pure AdamW", "main-adamw"))
-            for lab, v in ARMS.items()}
     return experiment_evidence(
-        {}, rows, "main-adamw", protocol="momentum_streams OpenWebText", source="seed 002 §4.2",
+        {}, _arms(**{"Muon hybrid": "main", "pure AdamW": "main-adamw"}), "main-adamw", protocol="momentum_streams OpenWebText", source="seed 002 §4.2",
         readings=[Reading("TMMFormer below Vanilla under both optimizers; the switch moves TMMFormer more", (
             ("TMMFormer (Muon hybrid)", "Vanilla (Muon hybrid)", "less"),
             ("TMMFormer (pure AdamW)", "Vanilla (pure AdamW)", "less"),
@@ -57,10 +60,8 @@ LR_TEXT = ("Peak learning rate. We halve the Muon peak learning rate (4×10^{-3}
                  "stays below Vanilla (proxy: main and main-half-lr)",
        method="experiment", expect="inconclusive", paper_text=LR_TEXT)
 def lr_ablation(budget: str) -> Evidence:
-    rows = {f"{lab} ({lr})": (study, v) for lr, study in (("full lr", "main"), ("half lr", "main-half-lr"))
-            for lab, v in ARMS.items()}
     return experiment_evidence(
-        {}, rows, "main-half-lr", protocol="momentum_streams OpenWebText", source="seed 002 §4.2",
+        {}, _arms(**{"full lr": "main", "half lr": "main-half-lr"}), "main-half-lr", protocol="momentum_streams OpenWebText", source="seed 002 §4.2",
         readings=[Reading("both degrade at half the learning rate; TMMFormer stays below Vanilla", (
             ("Vanilla (full lr)", "Vanilla (half lr)", "less"),
             ("TMMFormer (full lr)", "TMMFormer (half lr)", "less"),
