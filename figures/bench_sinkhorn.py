@@ -67,6 +67,7 @@ SETTINGS = {"quick": {"cases": [[100, 0.1], [200, 0.1], [100, 0.01], [200, 0.01]
             "full": {"cases": [[1000, 0.1], [3000, 0.1], [10000, 0.1], [1000, 0.01], [3000, 0.01]],
                      "rounds": 6, "online_only": [[100000, 0.1]]}}
 OURS, ONLINE, GEOMLOSS = "ours", "ours-online", "geomloss-tensorized"
+GEOMLOSS_ONLINE, POT_LAZY = "geomloss-online", "pot-lazy-numpy"   # the peers' O(N)-memory modes
 POT_LOG = ("pot-log-numpy", "pot-log-torch")  # the issue's peers
 POT = (*POT_LOG, "pot-stabilized-torch")
 PEERS = (*POT, GEOMLOSS)
@@ -135,11 +136,30 @@ def solvers(C: torch.Tensor, eps: float, tol: float = TOL, max_iter: int = MAX_I
             "pot-stabilized-torch": pot(ot.bregman.sinkhorn_stabilized, "torch")}
 
 
-def online(x: torch.Tensor, y: torch.Tensor, eps: float, tol: float = TOL, max_iter: int = MAX_ITER):
-    """Ours on the points: () -> (f, g, iterations)."""
+def online(x: torch.Tensor, y: torch.Tensor, eps: float, tol: float = TOL, max_iter: int = MAX_ITER,
+           chunk: int | None = None):
+    """Ours on the points: () -> (f, g, iterations); `chunk` rows per block (default: ~2^18 entries)."""
     def run():
-        f, g, report = sk.sinkhorn_points(x, y, eps, tol=tol, max_iter=max_iter)
+        f, g, report = sk.sinkhorn_points(x, y, eps, tol=tol, max_iter=max_iter, chunk=chunk)
         return f, g, report.iterations
+    return run
+
+
+def pot_lazy(x: torch.Tensor, y: torch.Tensor, eps: float, tol: float = TOL, max_iter: int = MAX_ITER):
+    """POT's O(N)-memory solver, `ot.bregman.empirical_sinkhorn(..., isLazy=True)` at its default
+    batch of 100 rows (numpy distance blocks from `ot.dist`, log-domain updates): |x − y|² at 2ε
+    (our plan), stopped by its own test, the ℓ1 norm of the row-marginal violation ≤ tol every 10th
+    iteration (‖·‖₂ ≤ ‖·‖₁: at least as strict as ours). () -> (f, g, iterations) in our convention
+    (POT's π = exp(f̂_i + ĝ_j − M_ij/reg), ours a_i b_j exp((f_i + g_j − C_ij)/ε): f = ε(f̂ − log a))."""
+    import ot
+    xn, yn = x.cpu().numpy(), y.cpu().numpy()
+    n, m = xn.shape[0], yn.shape[0]
+
+    def run():
+        f, g, log = ot.bregman.empirical_sinkhorn(xn, yn, 2 * eps, metric="sqeuclidean", numIterMax=max_iter,
+                                                  stopThr=tol, isLazy=True, log=True, warn=False)
+        return (eps * (torch.as_tensor(f) + math.log(n)), eps * (torch.as_tensor(g) + math.log(m)),
+                log["niter"] + 1)   # 0-based loop index
     return run
 
 
@@ -152,18 +172,19 @@ def _geomloss_schedule(x, y, eps: float, n_iter: int):
                                 scaling=GEOMLOSS_SCALING, n_iter=n_iter)
 
 
-def _geomloss_loop(x, y, eps: float, n_iter: int, softmin=None):
-    """GeomLoss's tensorized Sinkhorn loop (as `geomloss.ot.solve_sample` runs it) with its
-    annealing schedule: potentials (f, g) of our problem (GeomLoss's / 2). A given `softmin`
-    replaces GeomLoss's and drops the final extrapolation."""
+def _geomloss_loop(x, y, eps: float, n_iter: int, softmin=None, matrix_type: str = "dense"):
+    """GeomLoss's Sinkhorn loop (as `geomloss.ot.solve_sample` runs it) with its annealing schedule,
+    on its dense cost matrices (`matrix_type` "dense": the tensorized backend) or on KeOps
+    LazyTensors ("lazy": its online backend, O(N) memory): potentials (f, g) of our problem
+    (GeomLoss's / 2). A given `softmin` replaces GeomLoss's and drops the final extrapolation."""
     from geomloss import _backends as bk
     from geomloss._typing import CostMatrices
     from geomloss.ot._abstract_solvers import sinkhorn_loop
     from geomloss.ot._implementations.sample import cost_matrix, softmin_sample
     n, m = x.shape[0], y.shape[0]
-    a, b = torch.full((n,), 1.0 / n, dtype=x.dtype), torch.full((m,), 1.0 / m, dtype=x.dtype)
+    a, b = (torch.full((k,), 1.0 / k, dtype=x.dtype, device=x.device) for k in (n, m))
     descent = _geomloss_schedule(x, y, eps, n_iter)
-    C = CostMatrices(xy=cost_matrix(x, y, matrix_type="dense"), yx=cost_matrix(y, x, matrix_type="dense"))
+    C = CostMatrices(xy=cost_matrix(x, y, matrix_type=matrix_type), yx=cost_matrix(y, x, matrix_type=matrix_type))
     # GeomLoss's loop switches autograd off and back on only at its end: a loop left early (the
     # `_Met` of `geomloss_iterations`) would leave this process without gradients, so the mode
     # is restored on exit, whatever happens
@@ -179,12 +200,18 @@ class _Met(Exception):
         self.n_iter = n_iter
 
 
-def geomloss_iterations(x, y, eps: float, tol: float = TOL, n_max: int = MAX_ITER) -> int:
+def geomloss_iterations(x, y, eps: float, tol: float = TOL, n_max: int = MAX_ITER, matrix_type: str = "dense",
+                        chunk: int | None = None) -> int:
     """The smallest `n_iter` whose GeomLoss output meets tol: one untimed run whose softmin
     records each iteration's raw updates, which are the output (final extrapolation) of the run
-    stopped one iteration earlier once ε has reached its floor."""
+    stopped one iteration earlier once ε has reached its floor. The residual is the dense one
+    (`plan_residual`), or with `matrix_type` "lazy" the chunked one (`chunked_residual`)."""
     from geomloss.ot._implementations.sample import softmin_sample
-    C = sk.pairwise_cost(x, y)
+    if matrix_type == "dense":
+        C = sk.pairwise_cost(x, y)
+        residual = lambda f, g: plan_residual(C, eps, f, g)  # noqa: E731
+    else:
+        residual = lambda f, g: chunked_residual(x, y, eps, f, g, chunk)  # noqa: E731
     eps_list = _geomloss_schedule(x, y, eps, n_max).eps_list
     floor = next(i for i, e in enumerate(eps_list) if e == eps_list[-1])
     pending = []
@@ -198,22 +225,22 @@ def geomloss_iterations(x, y, eps: float, tol: float = TOL, n_max: int = MAX_ITE
             softmin.calls += 1
             f, g = pending[0] / 2, pending[1] / 2
             pending.clear()
-            if i > floor and plan_residual(C, eps, f, g) <= tol:
+            if i > floor and residual(f, g) <= tol:
                 raise _Met(i)
         return out
 
     softmin.calls = 0
     try:
-        _geomloss_loop(x, y, eps, n_max, softmin=softmin)
+        _geomloss_loop(x, y, eps, n_max, softmin=softmin, matrix_type=matrix_type)
     except _Met as met:
         return met.n_iter
     raise RuntimeError(f"GeomLoss did not reach tol {tol} in {n_max} iterations")
 
 
-def geomloss(x, y, eps: float, n_iter: int):
+def geomloss(x, y, eps: float, n_iter: int, matrix_type: str = "dense"):
     """GeomLoss at `n_iter` iterations: () -> (f, g, n_iter + 1 updates, the extrapolation included)."""
     def run():
-        f, g = _geomloss_loop(x, y, eps, n_iter)
+        f, g = _geomloss_loop(x, y, eps, n_iter, matrix_type=matrix_type)
         return f, g, n_iter + 1
     return run
 
@@ -228,12 +255,13 @@ def marginal_violation(P: torch.Tensor) -> float:
     return max(float((P.sum(1) - 1.0 / n).norm()), float((P.sum(0) - 1.0 / m).norm()))
 
 
-def chunked_residual(x, y, eps: float, f: torch.Tensor, g: torch.Tensor) -> float:
+def chunked_residual(x, y, eps: float, f: torch.Tensor, g: torch.Tensor, chunk: int | None = None) -> float:
     """The same without the N×M cost: row i of π is a_i exp((f_i − rows(g)_i)/ε), evaluated by a
     fresh `OnlineUpdates` (its first call per side: the two-pass logsumexp, not the solver's path)."""
     n, m = x.shape[0], y.shape[0]
-    la, lb = (torch.full((k,), -math.log(k), dtype=x.dtype) for k in (n, m))
-    upd = OnlineUpdates(x, y, eps, "half_sq", default_chunk(max(n, m)))
+    la, lb = (torch.full((k,), -math.log(k), dtype=x.dtype, device=x.device) for k in (n, m))
+    f, g = f.to(x.device), g.to(x.device)
+    upd = OnlineUpdates(x, y, eps, "half_sq", chunk or default_chunk(max(n, m)))
     rows = torch.exp(la + (f - upd.rows(g, lb)) / eps) - 1.0 / n
     cols = torch.exp(lb + (g - upd.cols(f, la)) / eps) - 1.0 / m
     return max(float(rows.norm()), float(cols.norm()))
