@@ -232,7 +232,7 @@ def _side(ci: dict, bound: float, scale: float = 1.0) -> bool | None:
        statement="Sinkhorn's algorithm computes the Schrödinger bridge (the entropic plan) to a fixed "
                  "marginal accuracy in time near-linear in the input: the log-log slope of time "
                  "against the N² cost entries is at most 1 + 2/ln(N²) (two log factors)",
-       method="experiment", expect="holds", figures=["bench-sinkhorn"],
+       method="experiment", expect="holds", figures=["bench-sinkhorn", "bench-sinkhorn-large"],
        paper_text="Compute Schrödinger Bridges in near linear time [Cut13] via alternating projections")
 def near_linear_time(budget: str) -> Evidence:
     result = near_linear_result(budget)

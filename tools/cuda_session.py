@@ -163,24 +163,28 @@ CUDA_MEASUREMENTS = "cuda-measurements"  # results/bench/cuda-measurements.json
 
 def assemble(dirs: list[Path], exclude: list[str], note: str) -> Path:
     """Merge the parts found in `dirs` into the committed file (config: the papers' step settings
-    and variants, as `claims.lm_wallclock.cuda_config` checks); `exclude` entries
-    'PART:PAPER:VARIANT=WHY' drop a measurement and keep the reason."""
-    from claims._committed import write_committed
+    and variants, as `claims.lm_wallclock.cuda_config` checks): a part found replaces the committed
+    one, the others are kept; `exclude` entries 'PART:PAPER:VARIANT=WHY' drop a measurement of a
+    part found and keep the reason; `note` replaces the provenance note."""
+    from claims._committed import committed_path, write_committed
     from claims.lm_wallclock import cuda_config
-    parts = {}
+    keys = {"wallclock": "eager", "wallclock-compiled": "compiled", "bench": "bench_training",
+            "throughput": "throughput", "sinkhorn": "sinkhorn"}
+    path = committed_path(CUDA_MEASUREMENTS)
+    out = json.loads(path.read_text()) if path.exists() else {"provenance": {"excluded": {}}}
+    found = {}
     for d in dirs:
-        for part in ("wallclock", "wallclock-compiled", "bench", "throughput"):
+        for part in keys:
             if (d / f"{part}.json").exists():
-                parts[part] = json.loads((d / f"{part}.json").read_text())
-    excluded = {}
+                found[part] = json.loads((d / f"{part}.json").read_text())
+    excluded = {k: v for k, v in out["provenance"].get("excluded", {}).items() if k.split(":")[0] not in found}
     for item in exclude:
         where, _, why = item.partition("=")
         part, paper, variant = where.split(":")
-        del parts[part][paper]["variants"][variant]
+        del found[part][paper]["variants"][variant]
         excluded[where] = why
-    out = {"config": cuda_config(), "provenance": {"note": note, "excluded": excluded},
-           "eager": parts.get("wallclock"), "compiled": parts.get("wallclock-compiled"),
-           "bench_training": parts.get("bench"), "throughput": parts.get("throughput")}
+    out |= {keys[part]: value for part, value in found.items()}
+    out |= {"config": cuda_config(), "provenance": {"note": note, "excluded": excluded}}
     return write_committed(CUDA_MEASUREMENTS, out)
 
 
