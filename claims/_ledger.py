@@ -197,6 +197,10 @@ class Claim:
     # needs, a setting it does not discuss): shown under "unstated premises and extensions" and
     # never counted among the paper's errors.
     premise: bool = False
+    # The id of another claim that checks the same sentence of the paper (this one at another level:
+    # a trained network beside the layer): the sentence is counted once, under that claim; this
+    # one is listed with its own verdict and evidence but is not a statement of its own.
+    repeats: str = ""
     # The referee's finding on a verdict that says the paper is wrong (issue 28): confirmed or
     # changed, and why.
     referee: str = ""
@@ -248,7 +252,8 @@ class Result:
         evidence = {"paper_text": c.paper_text, "premise": c.premise, **evidence}
         return {"id": c.id, "paper": c.paper, "source": c.source[0], "locator": c.locator,
                 "statement": c.statement, "method": c.method, "verdict": self.verdict,
-                "expect": c.expected(self.budget), "premise": c.premise, "kind": self.kind,
+                "expect": c.expected(self.budget), "premise": c.premise, "repeats": c.repeats or None,
+                "kind": self.kind,
                 "referee": c.referee, "evidence": evidence}
 
     @property
@@ -262,12 +267,15 @@ class Result:
     @property
     def kind(self) -> str:
         """What the verdict says of the paper, for the tallies: `premise` (an unstated premise or
-        an extension, never the paper's error), `erratum` (holds-with-correction or fails),
+        an extension, never the paper's error), `repeat` (the sentence another claim counts:
+        `Claim.repeats`), `erratum` (holds-with-correction or fails),
         `proxy` (an experiment that fails at a proxy scale of the paper's models: what holds at
         that scale, not an error of the paper's own runs), `ambiguity` (holds under one reading,
         fails under another), `holds`, `inconclusive`, `error`."""
         if self.claim.premise:
             return "premise"
+        if self.claim.repeats:
+            return "repeat"
         if self.verdict in ("holds-with-correction", "fails"):
             return "proxy" if self.at_proxy_scale else "erratum"
         if self.verdict == "holds" and self.evidence.ambiguity:
@@ -288,7 +296,7 @@ def register(claim: Claim) -> Claim:
 def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
           figures: tuple[str, ...] | list[str] = (), expect_quick: str | None = None,
           threads: int | None = None, paper_text: str = "", premise: bool = False,
-          referee: str = ""):
+          repeats: str = "", referee: str = ""):
     """Decorator registering `check(budget) -> Evidence` as the claim `id`.
 
     `threads`: run the registered check with that many intra-op torch threads
@@ -308,7 +316,7 @@ def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
         register(Claim(id=id, source=(PAPERS.get(paper, "?"), locator), statement=statement,
                        method=method, check=registered, expect=expect, figures=tuple(figures),
                        expect_quick=expect_quick, paper_text=paper_text, premise=premise,
-                       referee=referee))
+                       repeats=repeats, referee=referee))
         return check
 
     return wrap

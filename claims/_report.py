@@ -12,7 +12,9 @@ _MARK = {"holds": "holds", "holds-with-correction": "holds (corrected)", "fails"
          "inconclusive": "inconclusive", "error": "ERROR"}
 # What a verdict says of the paper, appended to its mark on the page (`Result.kind`): a premise
 # is never the paper's error, an ambiguity holds under one reading of the text.
-_KIND_MARK = {"premise": "premise", "ambiguity": "ambiguous", "proxy": "at proxy scale"}
+_KIND_MARK = {"premise": "premise", "ambiguity": "ambiguous", "proxy": "at proxy scale",
+              "repeat": "repeats a counted sentence"}
+_APART = ("premise", "repeat")   # kinds that are not statements of the paper in the tallies
 KIND_SEP = " · "
 
 
@@ -143,17 +145,18 @@ def ordering_blocks(page: str) -> dict[str, str]:
 
 
 def tallies(kinds: Iterable[tuple[str, str]]) -> dict[str, int]:
-    """Counts over (verdict, kind) pairs: the papers' own statements by verdict (premises left
-    out), their errata and ambiguities, and the premises."""
+    """Counts over (verdict, kind) pairs: the papers' own statements by verdict (premises and
+    repeats of a counted sentence left out), their errata and ambiguities, the premises, the repeats."""
     kinds = list(kinds)
-    own = [v for v, k in kinds if k != "premise"]
+    own = [v for v, k in kinds if k not in _APART]
     out = {v: own.count(v) for v in (*VERDICTS, "error")}
     out.update(statements=len(own), errata=sum(k == "erratum" for _, k in kinds),
                errata_corrected=sum(k == "erratum" and v == "holds-with-correction" for v, k in kinds),
                errata_failing=sum(k == "erratum" and v == "fails" for v, k in kinds),
                proxy_fails=sum(k == "proxy" for _, k in kinds),
                ambiguities=sum(k == "ambiguity" for _, k in kinds),
-               premises=sum(k == "premise" for _, k in kinds), claims=len(kinds))
+               premises=sum(k == "premise" for _, k in kinds), repeats=sum(k == "repeat" for _, k in kinds),
+               claims=len(kinds))
     return out
 
 
@@ -168,7 +171,9 @@ def _tally_line(t: dict[str, int]) -> str:
                if t["proxy_fails"] else "")
             + f"{t['inconclusive']} are inconclusive" + (f", {t['error']} raised an error" if t["error"] else "") + ". "
             f"{t['premises']} check an unstated premise or an extension (never counted as the "
-            "paper's error).")
+            "paper's error)."
+            + (f" {t['repeats']} check{'s' if t['repeats'] == 1 else ''} again, at another level, a sentence "
+               "that another claim counts (listed with its own verdict, counted once)." if t["repeats"] else ""))
 
 
 def _claim_rows(rows: list[Result]) -> list[str]:
@@ -206,12 +211,14 @@ def markdown(results: Iterable[Result], budget: str) -> str:
            "replication of the paper's own runs, and one that fails there is marked *at proxy scale* "
            "and counted apart from the errata.", "",
            _tally_line(t), "",
-           "| verdict | the papers' statements | premises and extensions |", "|---|---|---|"]
+           "| verdict | the papers' statements | premises and extensions | repeats of a counted sentence |",
+           "|---|---|---|---|"]
     for v in (*VERDICTS, "error"):
-        n_own = sum(1 for r in results if r.verdict == v and r.kind != "premise")
+        n_own = sum(1 for r in results if r.verdict == v and r.kind not in _APART)
         n_prem = sum(1 for r in results if r.verdict == v and r.kind == "premise")
-        if n_own or n_prem:
-            out.append(f"| {v} | {n_own} | {n_prem} |")
+        n_rep = sum(1 for r in results if r.verdict == v and r.kind == "repeat")
+        if n_own or n_prem or n_rep:
+            out.append(f"| {v} | {n_own} | {n_prem} | {n_rep} |")
     for paper, seed in PAPERS.items():
         rows = [r for r in results if r.claim.paper == paper]
         if not rows:
@@ -228,6 +235,8 @@ def markdown(results: Iterable[Result], budget: str) -> str:
             out += ["", f"### `{r.claim.id}`: {_verdict_cell(r)}", ""]
             if r.claim.paper_text:
                 out += _quote(r.claim.paper_text)
+            if r.claim.repeats:
+                out.append(f"- repeats: `{r.claim.repeats}` checks the same sentence; it is counted once, there")
             if r.evidence is None:
                 out += ["```", (r.error or "").strip(), "```"]
                 continue
@@ -306,9 +315,10 @@ def ledger_summary(kinds: dict[str, tuple[str, str]]) -> str:
               ("proxy", "fails", "Experiments that fail at proxy scale (not errata)"),
               ("ambiguity", "holds", "Ambiguous, hold under one reading"),
               ("inconclusive", "inconclusive", "Inconclusive"),
-              ("premise", None, "Unstated premises and extensions"), ("error", "error", "Error"))
+              ("premise", None, "Unstated premises and extensions"),
+              ("repeat", None, "Repeats of a sentence another claim counts"), ("error", "error", "Error"))
     for kind, verdict, label in groups:
-        ids = [f"`{c}`" + (f" ({v})" if kind == "premise" else "")
+        ids = [f"`{c}`" + (f" ({v})" if kind in _APART else "")
                for c, (v, k) in sorted(kinds.items()) if k == kind and verdict in (None, v)]
         if ids:
             lines += textwrap.wrap(f"- {label} ({len(ids)}): " + ", ".join(ids) + ".", width=100,

@@ -511,7 +511,7 @@ def fig_7cd(budget: str) -> Evidence:
 @claim("sp_transformer:sp-transformer-structure", locator="end of §4; §5",
        statement="the trained structure-preserving transformer preserves phase-space volume but is not "
                  "symplectic (measured along its k = 3.5 rollout)",
-       method="property", expect="holds-with-correction",
+       method="property", expect="holds-with-correction", repeats="sp_transformer:eq-21-volume",
        paper_text="We should also note that the eq. 21 is not perfectly symplectic; even though Λ(Z) is a "
                   "symplectic matrix it still depends on Z and so the Jacobian of this transformation has "
                   "extra terms. As a result our adapted transformer preserves phase space volume, but is "

@@ -111,6 +111,35 @@ def test_unknown_budget():
         claims.run(_claim(lambda b: Evidence("holds", "x")), "medium")
 
 
+def test_a_sentence_checked_twice_is_counted_once():
+    """A claim that `repeats` another (the same sentence, checked at another level) is kind
+    `repeat` whatever its verdict: listed with its verdict and a pointer, never a second erratum or
+    statement in the tallies; and every registered `repeats` names a claim of the same paper whose
+    quoted text the repeat's quote contains or is contained in."""
+    from claims._report import tallies
+
+    def run(verdict, repeats=""):
+        ev = Evidence(verdict, "c", correction="fix", readings=[claims.reading("a", verdict == "holds")])
+        c = Claim(id="sp_transformer:k", source=(SEED, "Theorem 0"), statement="s", method="property",
+                  check=lambda b: ev, expect=verdict, paper_text="quoted", repeats=repeats)
+        return claims.run(c, "quick")
+    first, again = run("fails"), run("fails", repeats="sp_transformer:other")
+    assert first.kind == "erratum" and again.kind == "repeat" and again.as_dict()["repeats"] == "sp_transformer:other"
+    t = tallies([(first.verdict, first.kind), (again.verdict, again.kind)])
+    assert (t["errata"], t["statements"], t["repeats"], t["claims"]) == (1, 1, 1, 2)
+    page = markdown([first, again], "quick")
+    assert "FAILS · repeats a counted sentence" in page and "- repeats: `sp_transformer:other`" in page
+    registry = claims.load()
+    repeats = {c.id: c.repeats for c in registry.values() if c.repeats}
+    assert repeats, "no registered repeat: the test would check nothing"
+
+    def sentences(text):
+        return {" ".join(t.split()) for t in text.replace("$", "").split(". ") if len(t.split()) > 3}
+    for cid, other in repeats.items():
+        assert other in registry and registry[other].paper == registry[cid].paper and other != cid
+        assert sentences(registry[cid].paper_text) & sentences(registry[other].paper_text), (cid, other)
+
+
 def test_json_keys_are_stable_and_values_plain():
     ev = Evidence("fails", "err < 1e-12", numbers={"err": np.float64(0.5), "v": np.arange(3),
                                                   "inf": math.inf},
@@ -118,7 +147,7 @@ def test_json_keys_are_stable_and_values_plain():
     r = claims.run(_claim(lambda b: ev, expect="fails"), "quick")
     [row] = json.loads(to_json([r]))
     assert list(row) == ["id", "paper", "source", "locator", "statement", "method", "verdict",
-                         "expect", "premise", "kind", "referee", "evidence"]
+                         "expect", "premise", "repeats", "kind", "referee", "evidence"]
     assert list(row["evidence"]) == ["paper_text", "premise", "criterion", "numbers", "counterexample",
                                      "correction", "readings", "ambiguity"]
     assert row["paper"] == "sp_transformer" and row["locator"] == "Theorem 0"
