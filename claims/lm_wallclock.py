@@ -184,11 +184,19 @@ def measured_on_cuda(paper: str, a: str, b: str) -> dict:
     device; {} when the pair was not measured."""
     out = {}
     for execution in EXECUTIONS_MEASURED:
-        part = ((cuda_measurements() or {}).get(execution) or {}).get(paper)
-        if part and a in part["variants"] and b in part["variants"]:
+        part = next((g for g in measured_groups(execution, paper) if a in g["variants"] and b in g["variants"]), None)
+        if part:
             r = np.asarray(part["variants"][a]["step_seconds"]) / np.asarray(part["variants"][b]["step_seconds"])
             out[execution] = bench.ratio_summary(r) | {"device": part["device"], "torch": part["torch"]}
     return out
+
+
+def measured_groups(execution: str, paper: str) -> list[dict]:
+    """The committed measurement groups of `paper` under `execution`: variants timed together in
+    interleaved rounds (key `paper`, then any `paper/<name>` measured later beside it, e.g. the
+    compiled MuonFormer and AdamWFormer of 26 Nov 2026). Ratios pair rounds only within a group."""
+    part = (cuda_measurements() or {}).get(execution) or {}
+    return [part[k] for k in sorted(part, key=lambda k: (k != paper, k)) if k == paper or k.startswith(paper + "/")]
 
 
 EXECUTIONS_MEASURED = ("eager", "compiled")  # the roofline's "eager" and "fused" (ideal fusion) beside them
@@ -351,18 +359,18 @@ def timing_scale(paper: str) -> dict:
 
 def _gpu_scale(paper: str) -> dict | str:
     """The committed GPU measurement's device, size and executions (or that there is none)."""
-    m = cuda_measurements()
-    parts = {x: (m.get(x) or {}).get(paper) for x in EXECUTIONS_MEASURED} if m else {}
-    parts = {x: part for x, part in parts.items() if part}
-    if not parts:
+    groups = {x: measured_groups(x, paper) for x in EXECUTIONS_MEASURED}
+    groups = {x: g for x, g in groups.items() if g}
+    if not groups:
         return "none committed"
     s = PAPER_STEPS[paper]
-    first = next(iter(parts.values()))
+    first = next(iter(groups.values()))[0]
     return {"device": first["device"], "torch": first["torch"], "params": model_params(paper),
             "layers_heads_width": f"{s.n_layer}/{s.n_head}/{s.n_embd}", "context": s.block_size,
             "micro_batch": s.batch_size, "accumulation": s.accumulation, "precision": "bfloat16 autocast",
-            "executions": {x: {"rounds": part["rounds"], "variants": sorted(part["variants"])}
-                           for x, part in parts.items()}}
+            "executions": {x: {"rounds": g[0]["rounds"], "variants": sorted({v for part in g for v in part["variants"]}),
+                               "groups": len(g)}
+                           for x, g in groups.items()}}
 
 
 def model_params(paper: str) -> int:

@@ -32,3 +32,29 @@ def test_a_part_found_replaces_its_committed_part_and_keeps_the_others(monkeypat
     assert out["compiled"] == _part({"gd-lt": 0.6, "tmm": 0.7})
     assert out["provenance"] == {"note": "new", "excluded": {"wallclock:momentum_streams:adam": "kept",
                                                              "wallclock-compiled:momentum_streams:hb": "recompiled"}}
+
+
+def test_an_extra_compiled_group_is_added_beside_the_part_and_decides_its_own_pairs(monkeypatch, tmp_path):
+    """A group measured later (its own vanilla) is added beside the committed compiled part, not
+    merged into it: a ratio pairs rounds only within one group (`measured_groups`)."""
+    import claims.lm_wallclock as lw
+    monkeypatch.setattr(committed, "RESULTS", tmp_path / "results")
+    (tmp_path / "results").mkdir()
+    steps = {"gd-lt": [1.0, 1.0, 1.0], "tmm": [1.2, 1.1, 1.2]}
+    main = {"device": "GPU", "torch": "t", "rounds": 3, "variants": {v: {"step_seconds": s} for v, s in steps.items()}}
+    (tmp_path / "results" / "cuda-measurements.json").write_text(json.dumps(
+        {"config": {}, "compiled": {"momentum_streams": main}, "provenance": {"excluded": {}}}))
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    extra = {"device": "GPU", "torch": "t", "rounds": 3,
+             "variants": {"gd-lt": {"step_seconds": [2.0, 2.0, 2.0]}, "muon": {"step_seconds": [6.0, 7.0, 8.0]}}}
+    (parts / "wallclock-compiled-extra.json").write_text(json.dumps({"momentum_streams/muon": extra}))
+    cuda_session.assemble([parts], [], "n")
+    out = json.loads((tmp_path / "results" / "cuda-measurements.json").read_text())
+    assert set(out["compiled"]) == {"momentum_streams", "momentum_streams/muon"}
+    monkeypatch.setattr(lw, "cuda_measurements", lambda: out)
+    assert [g["variants"].keys() for g in lw.measured_groups("compiled", "momentum_streams")] == [
+        steps.keys(), extra["variants"].keys()]
+    assert lw.measured_on_cuda("momentum_streams", "muon", "gd-lt")["compiled"]["median"] == 3.5   # 7/2, not 7/1
+    assert lw.measured_on_cuda("momentum_streams", "tmm", "gd-lt")["compiled"]["median"] == 1.2
+    assert lw.measured_on_cuda("momentum_streams", "muon", "tmm") == {}   # never timed together
