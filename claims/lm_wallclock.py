@@ -504,12 +504,13 @@ def _paper_002_ranges() -> dict:
        statement="MuonFormer, with its per-token head-wise Newton–Schulz iteration, trains ≈3–5× slower "
                  "per step than the vanilla transformer (decided at 12L/768/T=1024 by a GPU measurement at "
                  "that size, else the validated cost model's H100 band)",
-       method="experiment", expect="inconclusive", figures=["cost-model", "bench-training"],
+       method="experiment", expect="holds", figures=["cost-model", "bench-training"],
        paper_text=D6_MUON,
-       referee="changed, fails -> inconclusive: the fail was CPU process time at 4 layers, width 128 "
-               "(2.0-2.6x); at the paper's size the roofline puts MuonFormer at 2.3x (ideal fusion) to "
-               "3.7x (eager) of vanilla, and with MuonFormer's 20% CPU validation error the band "
-               "straddles 3 (and 2.5, the rounding reading of '3-5')")
+       referee="changed, fails -> inconclusive -> holds (ambiguous): the fail was CPU process time at 4 "
+               "layers, width 128 (2.0-2.6x); the roofline band at the paper's size straddled 3; the "
+               "compiled measurement at the paper's size (H200, 26 Nov 2026, 7 rounds) gives 2.79x "
+               "[2.69, 2.88]: inside '≈3' read to its one significant digit, below 3 as printed and below "
+               "the paper's own seconds (10/3.4 = 2.94), so the readings disagree")
 def muon_wall_clock(budget: str) -> Evidence:
     """Sub-assertions: MuonFormer slower than vanilla, by the printed factor. Readings of
     '≈3–5×': as printed [3, 5]; over its one-digit rounding [2.5, 5.5); the paper's own seconds
@@ -527,12 +528,13 @@ def muon_wall_clock(budget: str) -> Evidence:
 @claim("momentum_streams:wall-clock-only-muon", locator="Appendix D.6",
        statement="the only optimizer-inspired variant with a large per-step penalty is MuonFormer "
                  "(decided at 12L/768/T=1024 by a GPU measurement at that size, else the validated cost model's H100 band)",
-       method="experiment", expect="inconclusive", figures=["cost-model", "bench-training"],
+       method="experiment", expect="holds", figures=["cost-model", "bench-training"],
        paper_text=D6_MUON,
-       referee="changed, fails -> inconclusive: the fail was SOAPFormer/ShampooFormer at 20x on CPU; "
-               "D.6 reports the OpenWebText runs, which SOAPFormer did not complete (D.7), so 'the only "
-               "variant' is read two ways: among the timed runs (MuonFormer's band straddles the 2x "
-               "'large' bound: undecided) and among every variant (SOAP/Shampoo >= 15x: fails)")
+       referee="changed, fails -> inconclusive -> holds (ambiguous): the fail was SOAPFormer/ShampooFormer "
+               "at 20x on CPU; D.6 reports the OpenWebText runs, which SOAPFormer did not complete (D.7), "
+               "so 'the only variant' is read two ways: among the timed runs (the compiled H200 "
+               "measurement at the paper's size, 26 Nov 2026: MuonFormer 2.79x, every other timed "
+               "stream <= 1.23x: holds) and among every variant (SOAP/Shampoo >= 15x: fails)")
 def only_muon_wall_clock(budget: str) -> Evidence:
     """'Large' read as at least `LARGE_PENALTY` x vanilla's step time (the paper's example is 3-5x).
     Readings of 'the only variant': among the variants D.6 times (TMMFormer, YuriiFormer,
