@@ -301,7 +301,7 @@ def same_plan(P_ours, k_ours, r_ours, P_peer, k_peer, r_peer, n) -> dict:
     return {"plan_l1": l1, "plan_l1_bound": bound, "same_plan": l1 <= bound}
 
 
-def _entry(seconds, iterations, residual, memory) -> dict:
+def solver_entry(seconds, iterations, residual, memory) -> dict:
     median = float(np.median(seconds))
     return {"iterations": iterations, "verified_residual": residual, "meets_tol": residual <= TOL + 1e-15,
             "seconds": list(seconds), "median_seconds": median, "seconds_per_iteration": median / iterations,
@@ -338,7 +338,7 @@ def case(n: int, eps: float, rounds: int) -> dict:
     del P0
     seconds = time_interleaved(calls, rounds)   # each output is dropped as soon as it is returned
     for name, (k, residual, memory, *extra) in checks.items():
-        entry = _entry(seconds[name], k, residual, memory)
+        entry = solver_entry(seconds[name], k, residual, memory)
         for extra_numbers in extra:
             entry |= extra_numbers
         if name in PEERS:
@@ -359,7 +359,7 @@ def online_only_case(n: int, eps: float) -> dict:
     elapsed = time.process_time() - start
     residual = chunked_residual(x, y, eps, f, g)
     why = f"needs the N×N cost matrix: {n * n * 8 / 1e9:.0f} GB in float64"
-    return {"n": n, "eps": eps, "solvers": {ONLINE: _entry([elapsed], k, residual, memory)},
+    return {"n": n, "eps": eps, "solvers": {ONLINE: solver_entry([elapsed], k, residual, memory)},
             "skipped": {**{p: why for p in (OURS, *PEERS)}, **missing_peers()}}
 
 

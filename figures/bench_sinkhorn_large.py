@@ -119,25 +119,19 @@ def _solve(xn, yn, eps: float, path: Path, fp: dict) -> dict:
 
 
 def case(n: int, eps: float) -> dict:
+    """POT's lazy solve (resumed), then ours online timed once in this process
+    (`bench_sinkhorn.online_only_case`), each re-verified chunk by chunk; the ratio ours / POT."""
     x, y = bs.points(n)
-    row = {"n": n, "eps": eps, "solvers": {}, "skipped": {bs.GEOMLOSS: GEOMLOSS_WHY.format(gb=2 * n * n * 8 / 1e9)},
-           "missing": bs.missing_peers()}
-    if "POT" not in row["missing"]:
-        pot = pot_lazy_resumable(x, y, eps)
-        residual = bs.chunked_residual(x, y, eps, pot["f"], pot["g"])
-        row["solvers"][bs.POT_LAZY] = {
-            "iterations": pot["iterations"], "seconds": pot["seconds"], "calls": pot["calls"],
-            "verified_residual": residual, "meets_tol": residual <= bs.TOL + 1e-15,
-            "peak_rss_increase_bytes": max(c["peak_rss_increase_bytes"] or 0 for c in pot["calls"]),
-            "peak_rss_bytes": max(c["peak_rss_bytes"] or 0 for c in pot["calls"])}
-    start = time.process_time()
-    (f, g, k), memory = bs.peak_rss(bs.online(x, y, eps))
-    seconds = time.process_time() - start
-    residual = bs.chunked_residual(x, y, eps, f, g)
-    row["solvers"][bs.ONLINE] = {"iterations": k, "seconds": seconds, "verified_residual": residual,
-                                 "meets_tol": residual <= bs.TOL + 1e-15, **memory}
-    if bs.POT_LAZY in row["solvers"]:
-        row["ours_online_over_pot_lazy"] = seconds / row["solvers"][bs.POT_LAZY]["seconds"]
+    pot = pot_lazy_resumable(x, y, eps) if "POT" not in bs.missing_peers() else None
+    row = bs.online_only_case(n, eps)
+    row["skipped"][bs.GEOMLOSS_ONLINE] = GEOMLOSS_WHY.format(gb=2 * n * n * 8 / 1e9)
+    if pot is not None:
+        memory = {k: max(c[k] or 0 for c in pot["calls"]) for k in ("peak_rss_increase_bytes", "peak_rss_bytes")}
+        row["solvers"][bs.POT_LAZY] = {**bs.solver_entry([pot["seconds"]], pot["iterations"],
+                                                   bs.chunked_residual(x, y, eps, pot["f"], pot["g"]), memory),
+                                       "calls": pot["calls"]}
+        row["ours_online_over_pot_lazy"] = (row["solvers"][bs.ONLINE]["median_seconds"]
+                                            / row["solvers"][bs.POT_LAZY]["median_seconds"])
     return row
 
 
@@ -156,7 +150,7 @@ def draw_from(ctx: Context, result: dict) -> None:
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
     for r in result["rows"]:
         names = [s for s in (bs.ONLINE, bs.POT_LAZY) if s in r["solvers"]]
-        seconds = [r["solvers"][s]["seconds"] for s in names]
+        seconds = [r["solvers"][s]["median_seconds"] for s in names]
         mem = [(r["solvers"][s]["peak_rss_increase_bytes"] or 0) / 2 ** 20 for s in names]
         labels = [f"{bs.LABELS.get(s, s)}\n{r['solvers'][s]['iterations']} iterations" for s in names]
         axes[0].bar(labels, seconds, color=[f"C{i}" for i in range(len(names))])
