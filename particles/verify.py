@@ -5,7 +5,7 @@ energy error of its long rollouts; each measured, decided by a stated criterion,
     from particles.verify import assert_symplectic, assert_causal, assert_order
     assert_symplectic(leapfrog_step, torch.randn(8, 2 * d))      # D fᵀ J D f = J at 8 points
     assert_causal(decoder, torch.randint(0, V, (2, T)))           # no output sees a later input
-    assert_order(rk4_step, x0, t_end=2.0, order=4)                # global error ∝ h⁴
+    assert_order(rk4_step, x0, t_end=2.0, order=4, rhs=field)     # global error ∝ h⁴ for x' = field(x)
 
 Conventions (seed 001 §1, §4; `theory.symplectic`):
 

@@ -45,9 +45,12 @@ def leapfrog(x, h):
     return torch.cat([q, p], -1)
 
 
+def field(z):
+    """The pendulum's vector field: (q, p)' = (p, −sin q)."""
+    return torch.cat([z[..., 1:], force(z[..., :1])], -1)
+
+
 def rk4(x, h):
-    def field(z):
-        return torch.cat([z[..., 1:], force(z[..., :1])], -1)
     k1 = field(x)
     k2 = field(x + h / 2 * k1)
     k3 = field(x + h / 2 * k2)
@@ -74,16 +77,33 @@ X0 = torch.tensor([[1.0, 0.5], [2.0, -0.3]], dtype=F64)  # two trajectories, lib
 def test_assert_order_classifies_the_four_methods(step, order):
     """Observed slopes over h = 2/8 … 2/128 against a 4-128× finer run: within 0.05 of the order
     (tolerance 0.25); claiming the next order up, or down, is refused with the observed order."""
-    report = assert_order(step, X0, 2.0, order)
+    report = assert_order(step, X0, 2.0, order, rhs=field)
     assert isinstance(report, OrderReport) and abs(report.observed_order - order) < 0.05
     assert report.points == 5 and len(report.local_orders) == 4 and report.tolerance == 0.25
     assert all(abs(p - order) < 0.1 for p in report.local_orders)
     assert f"is of order {order}" in str(report)
     for wrong in (order + 1, order - 0.5):  # (the finer reference run depends on the claim)
         with pytest.raises(StructureViolation, match=rf"is not of order {wrong:g}!") as err:
-            assert_order(step, X0, 2.0, wrong)
+            assert_order(step, X0, 2.0, wrong, rhs=field)
         observed = err.value.report.observed_order
         assert abs(observed - order) < 0.05 and f"observed order {observed:.3f}" in str(err.value)
+
+
+@pytest.mark.parametrize("factor", [2.0, -1.0, 0.5])
+def test_a_step_that_solves_another_equation_is_refused_though_it_converges_at_its_order(factor):
+    """A leapfrog whose force is scaled by 2, −1 or ½ converges at order 2, to the solution of
+    another equation: compared with itself it would pass; with rhs its one-step defect
+    step(x0, h) − x0 − h·rhs(x0) is O(h) (slope ≈ 1 < 1.75) and the claim is refused. The correct
+    force's defect is O(h²) (slope 2 within 0.01)."""
+    def scaled(x, h):
+        q, p = x[..., :1], x[..., 1:]
+        p = p + factor * h / 2 * force(q)
+        q = q + h * p
+        return torch.cat([q, p + factor * h / 2 * force(q)], -1)
+    with pytest.raises(StructureViolation, match="NOT consistent with rhs") as err:
+        assert_order(scaled, X0, 2.0, 2, rhs=field)
+    assert abs(err.value.report.observed_order - 2) < 0.05 and abs(err.value.report.consistency_order - 1) < 0.05
+    assert abs(assert_order(leapfrog, X0, 2.0, 2, rhs=field).consistency_order - 2) < 0.01
 
 
 def test_a_closed_form_reference():
@@ -105,7 +125,7 @@ def test_errors_at_the_rounding_floor_are_undecidable_not_violations():
     """RK4 in float32 reaches the rounding floor (16 eps max|x| √(n + n_ref) = 1e-4 here) before
     its errors (6e-5 at h = 1/4): no step size left to fit, Undecidable naming the fix."""
     with pytest.raises(Undecidable, match=r"only 0 step sizes.*larger steps") as err:
-        assert_order(rk4, X0.float(), 2.0, 4)
+        assert_order(rk4, X0.float(), 2.0, 4, rhs=field)
     assert not isinstance(err.value, AssertionError) and err.value.report.points == 0
 
 
@@ -115,13 +135,13 @@ def test_order_refuses_nan_nondeterminism_and_bad_steps():
 
     with pytest.raises(NonFiniteError, match=r"step = blow_up \(test_verify_integrators\.py:\d+\) "
                                              r"returned NaN or inf at step \d+ .* trajectory \(1,\)"):
-        assert_order(blow_up, X0 * torch.tensor([[1.0], [3.0]], dtype=F64), 2.0, 1)
+        assert_order(blow_up, X0 * torch.tensor([[1.0], [3.0]], dtype=F64), 2.0, 1, rhs=lambda x: x ** 5)
     noise = torch.Generator().manual_seed(0)
     with pytest.raises(NondeterministicError, match="two steps from the same state"):
         assert_order(lambda x, h: euler(x, h) + 1e-12 * torch.randn(x.shape, generator=noise,
-                                                                    dtype=F64), X0, 2.0, 1)
+                                                                    dtype=F64), X0, 2.0, 1, rhs=field)
     with pytest.raises(TypeError, match=r"must return a tensor of the state's shape \(2, 2\)"):
-        assert_order(lambda x, h: euler(x, h)[0], X0, 2.0, 1)
+        assert_order(lambda x, h: euler(x, h)[0], X0, 2.0, 1, rhs=field)
 
 
 # ------------------------------------------------------------------ energy
@@ -193,14 +213,16 @@ def test_energy_refuses_nan_nondeterminism_and_bad_arguments():
 
 
 @pytest.mark.parametrize("call,error,match", [
-    (lambda: assert_order(euler, X0, 2.0, 1, steps=(8, 16)), ValueError, "steps"),
-    (lambda: assert_order(euler, X0, 2.0, 1, steps=(8, 16, 16)), ValueError, "steps"),
-    (lambda: assert_order(euler, X0, 0.0, 1), ValueError, "t_end"),
-    (lambda: assert_order(euler, X0, 2.0, 0), ValueError, "order"),
-    (lambda: assert_order(euler, X0, 2.0, 1, slope_tol=-1), ValueError, "slope_tol"),
-    (lambda: assert_order(euler, X0, 2.0, 1, reference=X0[0]), ValueError, "reference"),
-    (lambda: assert_order("euler", X0, 2.0, 1), TypeError, "step must"),
-    (lambda: assert_order(euler, X0.long(), 2.0, 1), TypeError, "x0 must"),
+    (lambda: assert_order(euler, X0, 2.0, 1, rhs=field, steps=(8, 16)), ValueError, "steps"),
+    (lambda: assert_order(euler, X0, 2.0, 1, rhs=field, steps=(8, 16, 16)), ValueError, "steps"),
+    (lambda: assert_order(euler, X0, 0.0, 1, rhs=field), ValueError, "t_end"),
+    (lambda: assert_order(euler, X0, 2.0, 0, rhs=field), ValueError, "order"),
+    (lambda: assert_order(euler, X0, 2.0, 1), ValueError, "reference= .* or rhs="),
+    (lambda: assert_order(euler, X0, 2.0, 1, rhs=lambda x: x[0]), TypeError, "rhs must return"),
+    (lambda: assert_order(euler, X0, 2.0, 1, rhs=field, slope_tol=-1), ValueError, "slope_tol"),
+    (lambda: assert_order(euler, X0, 2.0, 1, rhs=field, reference=X0[0]), ValueError, "reference"),
+    (lambda: assert_order("euler", X0, 2.0, 1, rhs=field), TypeError, "step must"),
+    (lambda: assert_order(euler, X0.long(), 2.0, 1, rhs=field), TypeError, "x0 must"),
     (lambda: assert_energy_bounded(leapfrog, "H", X0, 10), TypeError, "H must"),
     (lambda: assert_energy_bounded(leapfrog, energy, X0, 10, h=0.1, drift_tol=0), ValueError, "drift_tol"),
 ])

@@ -60,15 +60,53 @@ def _step_counts(steps) -> tuple[int, ...]:
     return steps
 
 
+def _consistency(step, x0: torch.Tensor, rhs, h: list[float], slope_tol: float, name: str):
+    """(slope or None, notes, consistent): the one-step defects d(h) = max|step(x0, h) − x0 −
+    h·rhs(x0)| are O(h²) for a step consistent with dx/dt = rhs(x) and O(h) for one that solves
+    another equation; their log-log slope over the step sizes above the rounding floor
+    16 · eps · max(|x0|, h|rhs(x0)|) must be at least 2 − slope_tol (fewer than 2 above it: consistent
+    to rounding)."""
+    with torch.no_grad():
+        f0 = rhs(x0)
+        if not isinstance(f0, torch.Tensor) or f0.shape != x0.shape:
+            got = tuple(f0.shape) if isinstance(f0, torch.Tensor) else type(f0).__name__
+            raise TypeError(f"rhs must return a tensor of the state's shape {tuple(x0.shape)}, got {got}")
+        f0 = f0.to(torch.float64)
+        x = x0.to(torch.float64)
+        d = [(_advance(step, x0, hk, name, 1).to(torch.float64) - x - hk * f0).abs().max().item() for hk in h]
+    eps = torch.finfo(x0.dtype).eps
+    floors = [RTOL_ULPS * eps * max(x.abs().max().item(), hk * f0.abs().max().item(), 1e-300) for hk in h]
+    kept = [k for k in range(len(h)) if d[k] > floors[k]]
+    table = "one-step defects |step(x0, h) − x0 − h·rhs(x0)| = [" + ", ".join(f"{v:.3e}" for v in d) + "]"
+    if len(kept) < 2:
+        return None, (table + ": at rounding (consistent)",), True
+    slope = float(np.polyfit(np.log([h[k] for k in kept]), np.log([d[k] for k in kept]), 1)[0])
+    ok = slope >= 2 - slope_tol
+    return slope, (f"{table}, slope {slope:.3f} (consistent with dx/dt = rhs(x) needs ≥ {2 - slope_tol:g}: "
+                   + ("yes" if ok else "NO: the step solves another equation") + ")",), ok
+
+
 def assert_order(step, x0: torch.Tensor, t_end, order, *, steps=(8, 16, 32, 64, 128),
-                 reference=None, slope_tol=0.25) -> OrderReport:
-    """Assert that the one-step method `step(x, h) -> x_next` has order `order`: its global error
-    at `t_end` decreases as h^order.
+                 reference=None, rhs=None, slope_tol=0.25) -> OrderReport:
+    """Assert that the one-step method `step(x, h) -> x_next` for dx/dt = rhs(x) has order `order`:
+    its global error at `t_end` decreases as h^order.
+
+    One of `reference` and `rhs` is required (ValueError otherwise): a method compared only with
+    itself converges at its order to whatever equation it solves, so a step with a wrong force
+    factor or sign would pass. With `reference` (the exact state at t_end, a closed form) the
+    error is measured against it. With `rhs` alone (the vector field, `rhs(x)` of x's shape) the
+    error is measured against a run of the same method with n_ref = steps[-1] · 2^r steps,
+    r = max(2, ⌈log₂(100) / max(order, 1)⌉), at most 128× (its error is 1/100 of the finest
+    level's if the claimed order, at least 1, is right), and the step must also be consistent
+    with rhs: the one-step defect step(x0, h) − x0 − h·rhs(x0) must be O(h²) (slope ≥ 2 −
+    slope_tol; O(h) for a step that solves another equation), else `StructureViolation`;
+    self-convergence at order p of a consistent one-step method is convergence to the solution at
+    order p.
 
     x0: the initial state (the last axis; leading axes are independent trajectories). For each
     n in `steps` (h = t_end / n) the method is run n steps from x0; the error is
-    max|x_n − x_ref| against `reference` (the exact state at t_end, a closed form), or, when
-    None, against a run of the same method with n_ref = steps[-1] · 2^r steps,
+    max|x_n − x_ref| against `reference`, or, when None, against a run of the same method with
+    n_ref = steps[-1] · 2^r steps,
     r = max(2, ⌈log₂(100) / max(order, 1)⌉), at most 128× (its error is 1/100 of the finest
     level's if the claimed order, at least 1, is right). Step sizes whose error is below the
     rounding floor 16 · eps · max|x_ref| · √(n + n_ref) (16× the rounding a run and its reference
@@ -88,6 +126,12 @@ def assert_order(step, x0: torch.Tensor, t_end, order, *, steps=(8, 16, 32, 64, 
     t_end, order = positive(scalar(t_end, "t_end"), "t_end"), positive(scalar(order, "order"), "order")
     slope_tol = positive(scalar(slope_tol, "slope_tol"), "slope_tol")
     steps = _step_counts(steps)
+    if reference is None and rhs is None:
+        raise ValueError("assert_order needs reference= (the exact state at t_end) or rhs= (the vector "
+                         "field dx/dt = rhs(x) the step integrates): compared only with itself, a method "
+                         "converges at its order to whatever equation it solves, so a wrong force would pass")
+    if rhs is not None:
+        check_map(rhs, "rhs")
     name = name_of(step)
     _check_step(step, x0, t_end / steps[0], name)
     finals = [_integrate(step, x0, t_end, n, name) for n in steps]
@@ -127,6 +171,12 @@ def assert_order(step, x0: torch.Tensor, t_end, order, *, steps=(8, 16, 32, 64, 
         outcome = "holds" if defect <= slope_tol else "violated"
         notes += ("local orders between consecutive step sizes: ["
                   + ", ".join(f"{v:.3f}" for v in local) + "]",)
+    consistency, consistent = None, True
+    if rhs is not None:
+        consistency, more, consistent = _consistency(step, x0, rhs, h, slope_tol, name)
+        notes += more
+        if not consistent:
+            outcome = "violated"
     fitted = [h[k] for k in kept] or h
     report = OrderReport(
         check=f"of order {order:g}", f=name, outcome=outcome, max_defect=defect,
@@ -134,10 +184,13 @@ def assert_order(step, x0: torch.Tensor, t_end, order, *, steps=(8, 16, 32, 64, 
         points=len(kept), violating=None, dtype=x0.dtype, unit="step sizes",
         measure="|observed order − claimed order|",
         where=f"(observed order {observed:.3f}: least-squares slope of log error against log h "
-              f"over h = {fitted[0]:.4g} … {fitted[-1]:.4g})",
+              f"over h = {fitted[0]:.4g} … {fitted[-1]:.4g})"
+              + ("" if consistent else f"; NOT consistent with rhs: step(x0, h) − x0 − h·rhs(x0) = "
+                                       f"O(h^{consistency:.2f}), not O(h²)"),
         rule=f"slope_tol {slope_tol!r} (the observed order must lie in {order:g} ± {slope_tol!r})",
         scale="relative to max|x_ref|: the error below which a step size is left out of the fit",
-        notes=notes, h=tuple(h), errors=tuple(errors), observed_order=observed, local_orders=local)
+        notes=notes, h=tuple(h), errors=tuple(errors), observed_order=observed, local_orders=local,
+        consistency_order=consistency)
     return conclude(report)
 
 

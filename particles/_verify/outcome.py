@@ -112,6 +112,9 @@ class OrderReport(Report):
     errors: tuple[float, ...]
     observed_order: float
     local_orders: tuple[float, ...]
+    # with `rhs`: the slope of log max|step(x0, h) − x0 − h·rhs(x0)| against log h (2 or more for a
+    # step consistent with dx/dt = rhs(x); None when the defects are at rounding or no rhs was given)
+    consistency_order: float | None = None
 
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
