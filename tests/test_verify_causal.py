@@ -258,6 +258,36 @@ def test_batch_coupled_models_are_checked_one_call_per_perturbation():
     assert calls.count(2) >= 2 * T - 1 + 2  # determinism check, base, every perturbation on (B, T)
 
 
+def test_copies_coupled_across_the_batch_are_run_one_call_each():
+    """Stacked perturbed copies that read each other (a row read across the batch) show nothing in
+    the unperturbed first copy; three copies of the first call are also run alone. A leak from the
+    next token of row 0, blind to autograd, is then found (it hid behind the stacked x, audit of 26
+    Nov 2026), and a causal map whose row b reads the prefix of row b − 1 is not called leaking."""
+    x = torch.randn(2, 8, 4, generator=torch.Generator().manual_seed(1), dtype=F64)
+
+    def ref0(x):   # every row gated by the NEXT token of row 0, detached
+        return x * (torch.roll(x[0:1], -1, 1).detach() > 0)
+
+    def carry(x):  # rows are consecutive chunks of one stream
+        return x + torch.cat([torch.zeros_like(x[:1]), x[:-1]], 0).cumsum(1)
+    with pytest.raises(StructureViolation):   # the premise: one call per perturbation sees it
+        assert_causal(ref0, x, batch_dim=None)
+    with pytest.raises(StructureViolation):
+        assert_causal(ref0, x)
+    assert assert_causal(carry, x).outcome == "holds"
+
+
+def test_a_perturbation_that_leaves_the_domain_is_an_error_not_a_leak():
+    """sqrt of positive inputs under a lower-triangular matmul is causal; a perturbed input below 0
+    gives NaN, and 0·NaN reaches earlier positions: NonFiniteError naming the perturbed position
+    and the fix, never a StructureViolation; the Jacobian pass alone holds."""
+    x = torch.rand(2, 8, 4, generator=torch.Generator().manual_seed(0), dtype=F64) + 0.5
+    L = torch.tril(torch.ones(8, 8, dtype=F64))
+    with pytest.raises(NonFiniteError, match=r"perturbed.*leave f's domain.*not counted as a dependence"):
+        assert_causal(lambda x: L @ torch.sqrt(x), x)
+    assert assert_causal(lambda x: L @ torch.sqrt(x), x, method="jacobian").outcome == "holds"
+
+
 def test_causal_dependence_is_the_measurement_behind_the_assertion():
     layer, mask = encoder_layer(F64), causal_mask(F64, shift=1)
     dep = causal_dependence(lambda x: layer(x, src_mask=mask), sequences(F64))

@@ -156,8 +156,10 @@ def _perturbation_dependence(f, x, dim: int, vocab_size, batch_dim, chunk: int, 
                              name: str) -> CausalDependence:
     T = x.shape[dim]
     g = torch.Generator(device="cpu").manual_seed(0)
+    scale_text = "a random token"
     if x.is_floating_point():
         scale = x.detach().abs().max().item() or 1.0
+        scale_text = f"{scale:.3g}·N(0, 1)"
         other = x + scale * torch.randn(x.shape, generator=g, dtype=torch.float64).to(x)
     else:
         V = int(x.max().item()) + 1 if vocab_size is None else positive_int(vocab_size, "vocab_size")
@@ -195,6 +197,19 @@ def _perturbation_dependence(f, x, dim: int, vocab_size, batch_dim, chunk: int, 
     def call(z: torch.Tensor):
         return select_output(f(z), output, name)
 
+    def finite(k: int, out: torch.Tensor) -> torch.Tensor:
+        """out, or NonFiniteError: a perturbation that leaves f's domain (sqrt or log of a positive
+        input, exp overflow) gives NaN or inf, which a multiplicative mask (0·NaN) spreads to
+        earlier positions; that is not a dependence of the function, so it is not scored as one."""
+        if not torch.isfinite(out).all():
+            where = f"input position s={k}" if k < T else f"every input after t={k - T}"
+            raise NonFiniteError(
+                f"f = {name} returned NaN or inf when {where} was perturbed (floats move by "
+                f"max|x|·N(0, 1) = {scale_text}, which can leave f's domain: sqrt or log of positive "
+                "inputs, exp overflow); not counted as a dependence. Use method='jacobian', or inputs "
+                "whose perturbed values stay in f's domain")
+        return out
+
     # f runs in the caller's grad mode (a force computed by autograd inside f needs it)
     base = _sequence_output(f, x, dim, output, name)
     stacked = batch_dim is not None
@@ -210,8 +225,14 @@ def _perturbation_dependence(f, x, dim: int, vocab_size, batch_dim, chunk: int, 
             if _change(pieces[0], base).max().item() != 0.0:
                 stacked = False  # f couples the batch (or rounds by batch size): one call each
                 break
+            if start == 0 and any(_change(call(perturbed(k)), piece).max().item() != 0.0
+                                  for k, piece in zip(ks, pieces[1:])):
+                # a perturbed copy alone differs from its stacked piece: f couples the copies
+                # (a row read across the batch), which the unperturbed first copy cannot show
+                stacked = False
+                break
             for k, piece in zip(ks, pieces[1:]):
-                record(k, _change(piece, pieces[0]))
+                record(k, _change(finite(k, piece), pieces[0]))
     if not stacked:  # every perturbation again, each in its own call (record overwrites)
         worst[:] = [0.0, None]
         for k in range(len(masks)):
@@ -219,7 +240,7 @@ def _perturbation_dependence(f, x, dim: int, vocab_size, batch_dim, chunk: int, 
             if out.shape != base.shape:
                 raise ValueError(f"f: its output shape changed from {tuple(base.shape)} to "
                                  f"{tuple(out.shape)} when an input was perturbed")
-            record(k, _change(out, base))
+            record(k, _change(finite(k, out), base))
     text = worst[1]
     if text is None and T > 1 and suffix[:-1].max().item() > 0:
         t = int(torch.argmax(suffix[:-1]))
@@ -272,9 +293,11 @@ def causal_dependence(f: Map, x: torch.Tensor, *, dim: int = 1, method: str | No
     unperturbed ones bit by bit. Floats move by max|x| · N(0, 1); tokens by a random non-zero
     offset modulo `vocab_size` (default: max(x) + 1). The copies are stacked along `batch_dim`
     (default 0 when dim > 0, None otherwise), `chunk` per call, the unperturbed x first in every
-    call; if f's outputs for that first copy differ from f(x) alone, f couples the batch (e.g.
-    BatchNorm in train mode) and each perturbation is run as its own call with the shape of x
-    (2T − 1 calls). f runs in the caller's grad mode: call under torch.no_grad() to save memory
+    call; if f's outputs for that first copy differ from f(x) alone, or a perturbed copy of the
+    first call differs from f on that copy alone (each is run alone once), f couples the batch
+    (BatchNorm in train mode, a row read across the batch) and each perturbation is run as its own
+    call with the shape of x (2T − 1 calls). A perturbed output with NaN or inf raises
+    NonFiniteError (a perturbation left f's domain), never scored as a dependence. f runs in the caller's grad mode: call under torch.no_grad() to save memory
     unless f differentiates inside. `output` selects the sequence from a tuple / dict output.
     Raises NonFiniteError (naming f and the position) when f(x) or a vector-Jacobian product is
     not finite."""
