@@ -106,6 +106,18 @@ def test_a_step_that_solves_another_equation_is_refused_though_it_converges_at_i
     assert abs(assert_order(leapfrog, X0, 2.0, 2, rhs=field).consistency_order - 2) < 0.01
 
 
+def test_a_fit_inside_the_claim_with_the_finest_pair_outside_is_undecidable():
+    """RK4 plus an order-1 defect δ·h·x with δ = 1e-8: the fitted slope is 3.9 (inside 4 ± 0.25)
+    but the local orders fall to 3.6 at the finest pair: not yet asymptotic, Undecidable naming
+    the fix, not a pass (audit of 26 Nov 2026); plain RK4 still passes."""
+    def rk4_defect(x, h):
+        return rk4(x, h) + 1e-8 * h * x
+    with pytest.raises(Undecidable, match="not yet in their asymptotic regime") as err:
+        assert_order(rk4_defect, X0, 2.0, 4, rhs=field)
+    assert abs(err.value.report.observed_order - 4) <= 0.25 and err.value.report.local_orders[-1] < 3.75
+    assert assert_order(rk4, X0, 2.0, 4, rhs=field).outcome == "holds"
+
+
 def test_a_closed_form_reference():
     """The harmonic oscillator q̈ = −q: exact flow a rotation; leapfrog is order 2 against it."""
     def harmonic_leapfrog(x, h):
@@ -160,6 +172,21 @@ def test_energy_bounded_separates_leapfrog_from_explicit_euler_on_the_pendulum()
     msg = str(err.value)
     assert "is not energy-bounded!" in msg and "Trajectories violating: 2 / 2" in msg
     assert "per unit time" in msg and err.value.report.max_defect > 3 * err.value.report.tolerance
+
+
+def test_energy_check_states_its_detection_limit_and_a_longer_rollout_lowers_it():
+    """Leapfrog with friction γ = 1e-5 (energy decays without bound) passes over 2000 steps: its
+    drift is below the first-quarter oscillation. The pass report states the slowest drift it
+    would have caught, above this one's rate; the friction of γ = 1e-4 is caught at 2000 steps."""
+    def damped(x, h=0.1, gamma=1e-5):
+        y = leapfrog(x, h)
+        return torch.cat([y[..., :1], y[..., 1:] * (1 - gamma * h)], -1)
+    report = assert_energy_bounded(damped, energy, X0, 2000)
+    limit = next(n for n in report.notes if n.startswith("detection limit"))
+    rate = float(limit.split("slower than ")[1].split(" per step")[0])
+    assert rate > report.drift_rate.abs().max().item()
+    with pytest.raises(StructureViolation):
+        assert_energy_bounded(lambda x: damped(x, gamma=1e-4), energy, X0, 2000)
 
 
 def test_energy_bounded_for_yoshida_and_drift_for_rk4_at_large_h():
