@@ -46,10 +46,9 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-import numpy as np
 
 from claims import Evidence, claim, decide_readings, reading
-from claims._committed import StaleResult, committed_path, provenance, read_committed, write_committed
+from claims._committed import StaleResult, provenance, read_committed, write_committed
 from claims._protocol import get_protocol
 from claims.lm_diagnostics import (LARGE_PENALTY, MOMENTUM_002, MUON_SLOWER, NEGLIGIBLE, NON_MUON_002,
                                    PAPER_000_TABLE_1_SECONDS, PAPER_002_S_PER_STEP, SYMPFORMER_SOFTMAX,
@@ -58,6 +57,9 @@ from particles.lm import bench
 from particles.lm import cost_model as cm
 from particles.lm.variants import VARIANTS
 from particles.threads import torch_threads
+
+from claims.lm_gpu import (CUDA_MEASUREMENTS, EXECUTIONS_MEASURED, PAPER_EXECUTION, PREDICTED_AS,  # noqa: F401
+                          cuda_check, cuda_config, cuda_measurements, measured_groups, measured_on_cuda)
 
 COST_MODEL = "cost-model"  # results/bench/cost-model.json
 PROXY = cm.StepSetting(n_layer=4, n_head=4, n_embd=128, block_size=128, vocab_size=256, batch_size=4)
@@ -85,12 +87,6 @@ PAPER_VARIANTS = {
 PROTOCOLS = {"momentum_streams": "momentum_streams OpenWebText", "yurii": "yurii TinyStories",
              "sympformer": "sympformer Table 1"}
 EXECUTIONS = ("eager", "fused")
-# Measured on a lent GPU (tools/cuda_session.py, committed as results/bench/cuda-measurements.json):
-# one optimizer step of every compared variant at the paper's size, interleaved rounds. The
-# execution each paper times: seed 002 trains compiled (App. D.4, Table 6); seeds 004 ('we did not
-# optimize throughput', §5) and 000 do not say, read as PyTorch's default, eager.
-CUDA_MEASUREMENTS = "cuda-measurements"
-PAPER_EXECUTION = {"momentum_streams": "compiled", "yurii": "eager", "sympformer": "eager"}
 
 
 def cost_model_config() -> dict:
@@ -162,67 +158,6 @@ def cost_model(check_code: bool = False) -> dict:
             raise StaleResult(f"committed cost model is stale: the toy-size counts of {changed} differ "
                               f"from the code's; `python -m figures --only cost-model --recompute` rewrites it")
     return result
-
-
-def cuda_config() -> dict:
-    """What a committed CUDA measurement must have measured (another config is stale)."""
-    return {"papers": {p: {"setting": s.as_dict(), "variants": list(PAPER_VARIANTS[p])}
-                       for p, s in PAPER_STEPS.items()}}
-
-
-@lru_cache(maxsize=1)
-def cuda_measurements() -> dict | None:
-    """The committed GPU measurement (config validated), or None where none was ever taken."""
-    if not committed_path(CUDA_MEASUREMENTS).exists():
-        return None
-    return read_committed(CUDA_MEASUREMENTS, cuda_config())
-
-
-def measured_on_cuda(paper: str, a: str, b: str) -> dict:
-    """Per execution ('eager', 'compiled') with both variants measured at the paper's size: the
-    `bench.ratio_summary` of the per-round ratios t_a / t_b (rounds are paired in time), with the
-    device; {} when the pair was not measured."""
-    out = {}
-    for execution in EXECUTIONS_MEASURED:
-        part = next((g for g in measured_groups(execution, paper) if a in g["variants"] and b in g["variants"]), None)
-        if part:
-            r = np.asarray(part["variants"][a]["step_seconds"]) / np.asarray(part["variants"][b]["step_seconds"])
-            out[execution] = bench.ratio_summary(r) | {"device": part["device"], "torch": part["torch"]}
-    return out
-
-
-def measured_groups(execution: str, paper: str) -> list[dict]:
-    """The committed measurement groups of `paper` under `execution`: variants timed together in
-    interleaved rounds (key `paper`, then any `paper/<name>` measured later beside it, e.g. the
-    compiled MuonFormer and AdamWFormer of 26 Nov 2026). Ratios pair rounds only within a group."""
-    part = (cuda_measurements() or {}).get(execution) or {}
-    return [part[k] for k in sorted(part, key=lambda k: (k != paper, k)) if k == paper or k.startswith(paper + "/")]
-
-
-EXECUTIONS_MEASURED = ("eager", "compiled")  # the roofline's "eager" and "fused" (ideal fusion) beside them
-PREDICTED_AS = {"eager": "eager", "compiled": "fused"}
-
-
-def cuda_check(paper: str, comparisons: dict[str, dict]) -> dict | str:
-    """The roofline's paper-size prediction held against the GPU measurement, per pair
-    (`comparisons`: 'a / b' -> `comparison`) and execution: measured median, predicted H100 ratio,
-    relative error (a GPU check of the model; the measurement itself is on the device named)."""
-    m = cuda_measurements()
-    if m is None:
-        return ("no GPU measurement committed: the H100 ratios are roofline predictions from counted "
-                "FLOPs and bytes")
-    rows = {}
-    for name, comp in comparisons.items():
-        a, b = name.split(" / ")
-        for execution, meas in measured_on_cuda(paper, a, b).items():
-            pred = comp["h100"][PREDICTED_AS[execution]]
-            rows.setdefault(f"{a} / {b}", {})[execution] = {
-                "measured": meas["median"], "measured_ci": [meas["ci_lo"], meas["ci_hi"]],
-                "ci_coverage": meas["ci_coverage"], "rounds": meas["rounds"],
-                f"predicted_h100_{PREDICTED_AS[execution]}": pred, "rel_error": pred / meas["median"] - 1}
-    return {"device": next((p["device"] for x in EXECUTIONS_MEASURED for p in (m.get(x) or {}).values()), None),
-            "excluded": m["provenance"].get("excluded", {}), "note": m["provenance"].get("note", ""),
-            "pairs": rows}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -248,17 +248,18 @@ def test_a_gpu_measurement_decides_only_with_a_95_percent_interval(monkeypatch):
     """decide_pair: the measurement under the paper's execution decides when its order-statistic
     interval has >= 95% coverage (6+ rounds); with 5 rounds (coverage 1 - 2^-4 = 0.9375) the band
     decides and the measured status is shown beside it; without a measurement, the band."""
+    from claims import lm_gpu
     from claims import lm_wallclock as lw
     band = [1.0, 1.5]  # straddles 1.10: undecided on its own
-    monkeypatch.setattr(lw, "cuda_measurements", lambda: _fake_measurement([1.16, 1.17, 1.15, 1.16, 1.17, 1.16, 1.15]))
+    monkeypatch.setattr(lm_gpu, "cuda_measurements", lambda: _fake_measurement([1.16, 1.17, 1.15, 1.16, 1.17, 1.16, 1.15]))
     row = lw.decide_pair("momentum_streams", "tmm", "gd-lt", band, None, 1.10)
     assert row["status"] == "fails" and row["decided_by"].startswith("measured: compiled")
-    monkeypatch.setattr(lw, "cuda_measurements", lambda: _fake_measurement([1.16, 1.17, 1.15, 1.16, 1.17]))
+    monkeypatch.setattr(lm_gpu, "cuda_measurements", lambda: _fake_measurement([1.16, 1.17, 1.15, 1.16, 1.17]))
     row = lw.decide_pair("momentum_streams", "tmm", "gd-lt", band, None, 1.10)
     assert row["status"] == "undecided" and row["measured_status"] == "fails"
     assert row["decided_by"].startswith("cost-model band")
     # an eager measurement does not decide a paper that times compiled steps
-    monkeypatch.setattr(lw, "cuda_measurements", lambda: _fake_measurement([1.05] * 9, execution="eager"))
+    monkeypatch.setattr(lm_gpu, "cuda_measurements", lambda: _fake_measurement([1.05] * 9, execution="eager"))
     row = lw.decide_pair("momentum_streams", "tmm", "gd-lt", [1.12, 1.3], None, 1.10)
     assert row["status"] == "fails" and "no compiled GPU measurement" in row["decided_by"]
 
@@ -272,7 +273,8 @@ def test_the_committed_gpu_measurement_matches_the_papers_settings():
     if m is None:
         pytest.skip("no GPU measurement committed")
     for execution in lw.EXECUTIONS_MEASURED:
-        for paper, part in (m.get(execution) or {}).items():
+        for group, part in (m.get(execution) or {}).items():
+            paper = group.partition("/")[0]   # a group measured beside the paper's part
             assert part["setting"] == lw.PAPER_STEPS[paper].as_dict()
             assert {len(v["step_seconds"]) for v in part["variants"].values()} == {part["rounds"]}
             assert set(part["variants"]) <= set(lw.PAPER_VARIANTS[paper])
