@@ -418,6 +418,11 @@ def test_maps_that_break_under_vmap_fall_back_to_autograd_or_name_the_fix():
     for check in (assert_symplectic, assert_volume_preserving):
         with pytest.raises(ValueError, match=r"finite differences.*leaves the autograd graph"):
             check(adaptive, points(F64))
+    # an f written for batches only (z[:, 0]) fails on one state: ValueError with the fix, not a
+    # bare IndexError from the user's code
+    with pytest.raises(ValueError, match=r"fails on one state of shape \(6,\).*z\[\.\.\., 0\]"):
+        assert_symplectic(lambda z: torch.stack([z[:, 3], z[:, 4], z[:, 5], -z[:, 0], -z[:, 1], -z[:, 2]], -1),
+                          points(F64))
 
 
 def test_nondeterministic_maps_are_refused_never_reported_as_violations():

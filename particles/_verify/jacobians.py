@@ -163,7 +163,14 @@ def checked_jacobian(f: Map, x: torch.Tensor, event_dims: int, output) -> tuple[
         Y, Y2 = vmap(flat)(X), vmap(flat)(X)
     except Exception as err:  # noqa: BLE001  f's own errors are raised again below, point by point
         # (a random operation under vmap too: called twice point by point, a seeded one passes)
-        Y, Y2 = (torch.stack([flat(xi) for xi in X]) for _ in range(2))
+        try:
+            Y, Y2 = (torch.stack([flat(xi) for xi in X]) for _ in range(2))
+        except (IndexError, RuntimeError) as own:
+            # f fails on one state: most often it indexes a batch axis (z[:, 0]) that one state has not
+            raise ValueError(f"f = {name} fails on one state of shape {tuple(event)} ({type(own).__name__}: "
+                             f"{str(own).splitlines()[0][:160]}); f is applied to one state at a time "
+                             "(through torch.func.vmap): index the state's own axes from the end "
+                             "(z[..., 0], not z[:, 0])") from own
         _checked_outputs(Y, Y2, X, name, batch)
         D = _per_point_jacobian(flat, X, Y, name, batch, err)
         notes = (f"f does not run under torch.func.vmap ({str(err).splitlines()[0][:120]}): its "
