@@ -58,3 +58,25 @@ def test_an_extra_compiled_group_is_added_beside_the_part_and_decides_its_own_pa
     assert lw.measured_on_cuda("momentum_streams", "muon", "gd-lt")["compiled"]["median"] == 3.5   # 7/2, not 7/1
     assert lw.measured_on_cuda("momentum_streams", "tmm", "gd-lt")["compiled"]["median"] == 1.2
     assert lw.measured_on_cuda("momentum_streams", "muon", "tmm") == {}   # never timed together
+
+
+def test_every_timed_part_writes_its_groups_as_measured(monkeypatch, tmp_path):
+    """The eager, compiled and extra parts are one routine over groups (key -> (paper, variants)):
+    each group measured at its paper's size with the part's rounds and execution, the file
+    rewritten after each group (measure_steps replaced: no CUDA here)."""
+    import particles.lm.bench as bench
+    calls = []
+
+    def fake(setting, variants, *, device, compile, rounds):
+        calls.append((setting.n_layer, tuple(variants), device, compile, rounds))
+        return {"variants": {v: {} for v in variants}}
+    monkeypatch.setattr(bench, "measure_steps", fake)
+    monkeypatch.setattr(cuda_session.torch.cuda, "empty_cache", lambda: None)
+    cuda_session.wallclock_compiled_extra(tmp_path)
+    cuda_session.wallclock(tmp_path)
+    extra = json.loads((tmp_path / "wallclock-compiled-extra.json").read_text())
+    eager = json.loads((tmp_path / "wallclock.json").read_text())
+    assert list(extra) == ["momentum_streams/muon"] and set(eager) == {"yurii", "sympformer", "momentum_streams"}
+    assert calls[0] == (12, ("gd-lt", "muon", "adamw"), "cuda", True, cuda_session.COMPILED_ROUNDS)
+    order = ("yurii", "sympformer", "momentum_streams")   # cheapest first
+    assert [c[4] for c in calls[1:]] == [cuda_session.ROUNDS[p] for p in order] and not any(c[3] for c in calls[1:])

@@ -55,17 +55,26 @@ PARTS = ("wallclock", "wallclock-compiled", "wallclock-compiled-extra", "bench",
 ROUNDS = {"momentum_streams": 7, "yurii": 7, "sympformer": 15}
 
 
-def wallclock(out: Path) -> None:
-    from claims.lm_wallclock import PAPER_STEPS, PAPER_VARIANTS
+def _timed_groups(out: Path, part: str, groups: dict[str, tuple[str, tuple[str, ...]]], *, compile: bool) -> None:
+    """One optimizer step of each group's variants at its paper's size (`measure_steps`,
+    interleaved rounds: `COMPILED_ROUNDS` compiled, `ROUNDS[paper]` eager); group key -> (paper,
+    variants); DIR/<part>.json is rewritten atomically after each group."""
+    from claims.lm_wallclock import PAPER_STEPS
     from particles.lm.bench import measure_steps
     result = {}
-    for paper in ("yurii", "sympformer", "momentum_streams"):  # cheapest first
+    for key, (paper, variants) in groups.items():
         start = time.perf_counter()
-        result[paper] = measure_steps(PAPER_STEPS[paper], PAPER_VARIANTS[paper], device="cuda",
-                                      rounds=ROUNDS[paper])
-        result[paper]["elapsed_s"] = time.perf_counter() - start
+        result[key] = measure_steps(PAPER_STEPS[paper], variants, device="cuda", compile=compile,
+                                    rounds=COMPILED_ROUNDS if compile else ROUNDS[paper])
+        result[key]["elapsed_s"] = time.perf_counter() - start
         torch.cuda.empty_cache()
-        atomic_write_json(out / "wallclock.json", result)  # each paper as it finishes
+        atomic_write_json(out / f"{part}.json", result)
+
+
+def wallclock(out: Path) -> None:
+    from claims.lm_wallclock import PAPER_VARIANTS
+    _timed_groups(out, "wallclock", {p: (p, PAPER_VARIANTS[p]) for p in ("yurii", "sympformer", "momentum_streams")},
+                  compile=False)   # cheapest first
 
 
 # 7 rounds: the order-statistic interval of a median reaches 95% coverage from 6 (5 gave 93.75%,
@@ -74,37 +83,17 @@ COMPILED_ROUNDS = 7
 # the statements' variants (seed 002 §4.2: the four momentum streams against vanilla; seed 004 §6)
 COMPILED = {"momentum_streams": ("gd-lt", "tmm", "yurii", "hb", "adam"),
             "yurii": ("gd-lt", "polyak-euler", "nesterov-euler", "polyak-lt", "nesterov-lt")}
-
-
-def wallclock_compiled(out: Path) -> None:
-    from claims.lm_wallclock import PAPER_STEPS
-    from particles.lm.bench import measure_steps
-    result = {}
-    for paper, variants in COMPILED.items():
-        start = time.perf_counter()
-        result[paper] = measure_steps(PAPER_STEPS[paper], variants, device="cuda", rounds=COMPILED_ROUNDS,
-                                      compile=True)
-        result[paper]["elapsed_s"] = time.perf_counter() - start
-        torch.cuda.empty_cache()
-        atomic_write_json(out / "wallclock-compiled.json", result)
-
-
-# measurement groups added beside a committed compiled part (`claims.lm_wallclock.measured_groups`):
+# measurement groups added beside a committed compiled part (`claims.lm_gpu.measured_groups`):
 # group key -> (paper, variants); vanilla is timed again in each group, whose rounds pair only within it
 COMPILED_EXTRA = {"momentum_streams/muon": ("momentum_streams", ("gd-lt", "muon", "adamw"))}
 
 
+def wallclock_compiled(out: Path) -> None:
+    _timed_groups(out, "wallclock-compiled", {p: (p, v) for p, v in COMPILED.items()}, compile=True)
+
+
 def wallclock_compiled_extra(out: Path) -> None:
-    from claims.lm_wallclock import PAPER_STEPS
-    from particles.lm.bench import measure_steps
-    result = {}
-    for group, (paper, variants) in COMPILED_EXTRA.items():
-        start = time.perf_counter()
-        result[group] = measure_steps(PAPER_STEPS[paper], variants, device="cuda", rounds=COMPILED_ROUNDS,
-                                      compile=True)
-        result[group]["elapsed_s"] = time.perf_counter() - start
-        torch.cuda.empty_cache()
-        atomic_write_json(out / "wallclock-compiled-extra.json", result)
+    _timed_groups(out, "wallclock-compiled-extra", COMPILED_EXTRA, compile=True)
 
 
 def bench(out: Path) -> None:
@@ -144,7 +133,7 @@ def sinkhorn(out: Path) -> None:
     for n, eps in SINKHORN_CASES:
         x, y = (t.cuda() for t in bs.points(n))
         chunk = max(1, GPU_BLOCK_ENTRIES // n)
-        calls, skipped, iterations = {bs.ONLINE: bs.online(x, y, eps, chunk=chunk)}, {}, {}
+        calls, skipped = {bs.ONLINE: bs.online(x, y, eps, chunk=chunk)}, {}
         try:
             k = bs.geomloss_iterations(x, y, eps, matrix_type="lazy", chunk=chunk)
             calls[bs.GEOMLOSS_ONLINE] = bs.geomloss(x, y, eps, k, matrix_type="lazy")
