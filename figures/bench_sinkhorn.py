@@ -151,16 +151,21 @@ def pot_lazy(x: torch.Tensor, y: torch.Tensor, eps: float, tol: float = TOL, max
     (our plan), stopped by its own test, the ℓ1 norm of the row-marginal violation ≤ tol every 10th
     iteration (‖·‖₂ ≤ ‖·‖₁: at least as strict as ours). () -> (f, g, iterations) in our convention
     (POT's π = exp(f̂_i + ĝ_j − M_ij/reg), ours a_i b_j exp((f_i + g_j − C_ij)/ε): f = ε(f̂ − log a))."""
-    import ot
     xn, yn = x.cpu().numpy(), y.cpu().numpy()
     n, m = xn.shape[0], yn.shape[0]
 
     def run():
-        f, g, log = ot.bregman.empirical_sinkhorn(xn, yn, 2 * eps, metric="sqeuclidean", numIterMax=max_iter,
-                                                  stopThr=tol, isLazy=True, log=True, warn=False)
+        f, g, log = pot_lazy_call(xn, yn, eps, tol, max_iter)
         return (eps * (torch.as_tensor(f) + math.log(n)), eps * (torch.as_tensor(g) + math.log(m)),
                 log["niter"] + 1)   # 0-based loop index
     return run
+
+
+def pot_lazy_call(xn, yn, eps: float, tol: float, max_iter: int, warmstart=None):
+    """One call of POT's lazy solver on numpy points: its own (f̂, ĝ, log)."""
+    import ot
+    return ot.bregman.empirical_sinkhorn(xn, yn, 2 * eps, metric="sqeuclidean", numIterMax=max_iter, stopThr=tol,
+                                         isLazy=True, log=True, warn=False, warmstart=warmstart)
 
 
 def _geomloss_schedule(x, y, eps: float, n_iter: int):

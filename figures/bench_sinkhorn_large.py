@@ -93,7 +93,6 @@ def pot_lazy_resumable(x: torch.Tensor, y: torch.Tensor, eps: float, state_dir: 
 
 
 def _solve(xn, yn, eps: float, path: Path, fp: dict) -> dict:
-    import ot
     n = xn.shape[0]
     state = _load_state(path, fp) or {"fingerprint": fp, "f": None, "g": None, "iterations": 0, "calls": [],
                                       "converged": False}
@@ -101,9 +100,7 @@ def _solve(xn, yn, eps: float, path: Path, fp: dict) -> dict:
         while not state["converged"] and state["iterations"] < bs.MAX_ITER:
             warm = None if state["f"] is None else (state["f"].numpy(), state["g"].numpy())
             start = time.process_time()
-            (f, g, log), memory = bs.peak_rss(lambda: ot.bregman.empirical_sinkhorn(
-                xn, yn, 2 * eps, metric="sqeuclidean", numIterMax=POT_TEST_PERIOD, stopThr=bs.TOL,
-                isLazy=True, log=True, warn=False, warmstart=warm))
+            (f, g, log), memory = bs.peak_rss(lambda: bs.pot_lazy_call(xn, yn, eps, bs.TOL, POT_TEST_PERIOD, warm))
             seconds = time.process_time() - start
             done = log["niter"] + 1
             state["f"], state["g"] = torch.as_tensor(f), torch.as_tensor(g)
