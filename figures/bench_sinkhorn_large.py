@@ -285,3 +285,23 @@ def draw_pending(ctx: Context, why: str) -> None:
     fig.tight_layout()
     ctx.save(fig)
     ctx.save_json({"pending": why})
+
+
+def prepare(peer: str, budget: str = "full") -> None:
+    """Fill one peer's saved state for every case of `budget` (runs/bench/, untracked), so the two
+    long solves can run side by side in two processes; the figure's `--recompute` then only times
+    ours and reads them."""
+    solve = {"pot": pot_lazy_resumable, "geomloss": geomloss_online_cached}[peer]
+    with torch_threads(_bench.THREADS):
+        for n, eps in config(budget)["cases"]:
+            solve(*bs.points(n), eps)
+
+
+if __name__ == "__main__":
+    import argparse
+    cli = argparse.ArgumentParser(description="bench-sinkhorn-large: run one peer's long solve, resumably "
+                                              "(then `python -m figures --only bench-sinkhorn-large --recompute`)")
+    cli.add_argument("peer", choices=("pot", "geomloss"))
+    cli.add_argument("--quick", action="store_true", help="the quick budget's toy case")
+    args = cli.parse_args()
+    prepare(args.peer, "quick" if args.quick else "full")
