@@ -74,7 +74,8 @@ PEERS = (*POT, GEOMLOSS)
 LABELS = {OURS: "ours dense (log-stabilized)", ONLINE: "ours online (chunked, O(N) memory)",
           "pot-log-numpy": "POT sinkhorn_log (numpy)", "pot-log-torch": "POT sinkhorn_log (torch)",
           "pot-stabilized-torch": "POT sinkhorn_stabilized (torch)",
-          GEOMLOSS: "GeomLoss tensorized (ε-scaling 0.5)"}
+          GEOMLOSS: "GeomLoss tensorized (ε-scaling 0.5)",
+          POT_LAZY: "POT empirical_sinkhorn lazy (numpy)", GEOMLOSS_ONLINE: "GeomLoss online (KeOps)"}
 
 
 def config(budget: str) -> dict:

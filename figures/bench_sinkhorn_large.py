@@ -245,7 +245,7 @@ def draw_from(ctx: Context, result: dict) -> None:
     for r in result["rows"]:
         names = [s for s in (bs.ONLINE, bs.POT_LAZY, bs.GEOMLOSS_ONLINE) if s in r["solvers"]]
         seconds = [r["solvers"][s]["median_seconds"] for s in names]
-        mem = [(r["solvers"][s]["peak_rss_increase_bytes"] or 0) / 2 ** 20 for s in names]
+        mem = [max(r["solvers"][s]["peak_rss_increase_bytes"] or 0, 1) / 2 ** 20 for s in names]
         labels = [f"{bs.LABELS.get(s, s)}\n{r['solvers'][s]['iterations']} iterations" for s in names]
         axes[0].bar(labels, seconds, color=[f"C{i}" for i in range(len(names))])
         axes[1].bar(labels, mem, color=[f"C{i}" for i in range(len(names))])
@@ -254,7 +254,8 @@ def draw_from(ctx: Context, result: dict) -> None:
         axes[0].set_title(f"N = {r['n']}, ε = {r['eps']:g}: CPU seconds per solve (1 thread)\n"
                           + (ratios or "no peer installed"), fontsize=8)
     axes[0].set_yscale("log")
-    axes[1].set(title="peak resident-set growth during a solve (MB)")
+    axes[1].set_yscale("log")
+    axes[1].set(title="peak resident-set growth during a solve (MB; dotted: 2 GB)")
     axes[1].axhline(bs.MEMORY_GOAL / 2 ** 20, color="r", lw=0.8, ls=":")
     for ax in axes:
         ax.tick_params(axis="x", labelsize=7)
