@@ -223,8 +223,9 @@ SCALE_TREND = {
 def scale_trend(claim_id: str) -> dict:
     """The claim's headline gaps against model size: per comparison and study, the paired
     difference d = loss(b) - loss(a) (positive: the paper's sign) with its 95% CI over the
-    study's paired seeds (>= MIN_SEEDS, else the missing runs), the model's parameters, and
-    whether the gap moves toward the paper's sign from the smallest to the largest size trained
+    study's paired seeds (>= MIN_SEEDS, else the missing runs), the model's parameters, the
+    largest last-20% drop of the two arms' curves (a size whose runs have not flattened is named),
+    and whether the gap moves toward the paper's sign from the smallest to the largest size trained
     (the mean of d grows; None below two sizes). Evidence beside the verdict, never the verdict."""
     from particles.lm.model import VOCAB_SIZE
     out = {}
@@ -241,8 +242,11 @@ def scale_trend(claim_id: str) -> dict:
                 continue
             d = paired_difference([got.results[a][s]["val_loss_full"] for s in seeds],
                                   [got.results[b][s]["val_loss_full"] for s in seeds])
+            flat = flatness(got, {a: a, b: b})
             points.append({"study": name, "params": params, "n_seeds": len(seeds),
-                           "mean_diff": d["mean_diff"], "ci95": d["ci95"]})
+                           "mean_diff": d["mean_diff"], "ci95": d["ci95"],
+                           "last_20pct_drop_max": max(f["max"] for f in flat["per_arm"].values()),
+                           "arms_above_flatness_rule": flat["arms_above_rule"]})
         out[label] = {"points": points, "not_yet_trained": missing,
                       "toward_paper_sign": (points[-1]["mean_diff"] > points[0]["mean_diff"])
                       if len(points) >= 2 else None}

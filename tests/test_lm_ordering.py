@@ -99,6 +99,34 @@ def test_flatness_names_every_arm_above_the_rule(monkeypatch):
     assert f["per_arm"]["a"]["mean"] == 0.0
 
 
+@pytest.mark.parametrize("wide_seeds", [2, 3])
+def test_scale_trend_gives_each_size_its_paired_gap_and_flatness(monkeypatch, wide_seeds):
+    """Per size the paired gap loss(b) − loss(a) with its CI over the shared seeds, the model size,
+    the flattest-arm check, and 'toward the paper's sign' read from the means (smallest to
+    largest): a gap that shrinks from 0.05 to 0.01 is not toward it; a size below 3 paired seeds is
+    named with its missing runs and the trend is undecided (None)."""
+    from particles.lm.studies import Collected, get_study
+    curve = {"step": [1, 2, 3, 4, 5], "val_loss": [2.0, 1.5, 1.2, 1.1, 1.1]}
+    gaps, seeds = {"main": 0.05, "wide": 0.01}, {"main": 3, "wide": wide_seeds}
+
+    def collect(self, variants=None, seeds_=None):
+        g = gaps[self.name]
+        return Collected({"gd-lt": {s: {"val_loss_full": 1.5 + 0.01 * s, "curves": curve} for s in range(3)},
+                          "nesterov-lt": {s: {"val_loss_full": 1.5 - g + 0.01 * s + 1e-3 * (s % 2), "curves": curve}
+                                          for s in range(seeds[self.name])}})
+    monkeypatch.setattr(type(get_study("main")), "collect", collect)
+    out = lm.scale_trend("yurii:table-2")["Nesterov+Lie-Trotter < GD+Lie-Trotter"]
+    main = out["points"][0]
+    assert main["study"] == "main" and main["mean_diff"] == pytest.approx(0.05 - 1e-3 / 3)
+    assert main["ci95"][0] < main["mean_diff"] < main["ci95"][1]
+    assert main["last_20pct_drop_max"] == 0.0 and main["arms_above_flatness_rule"] == []
+    if wide_seeds < 3:
+        assert len(out["points"]) == 1 and out["not_yet_trained"][0]["study"] == "wide"
+        assert out["toward_paper_sign"] is None
+    else:
+        assert [p["study"] for p in out["points"]] == ["main", "wide"] and out["toward_paper_sign"] is False
+
+
 @pytest.mark.parametrize("text, interval", [("0.0306", (0.03055, 0.03065)), ("15", (14.5, 15.5)),
                                             ("40", (35.0, 45.0)), ("3.008", (3.0075, 3.0085))])
 def test_a_printed_number_stands_for_its_rounding_interval(text, interval):
