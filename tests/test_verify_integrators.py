@@ -106,6 +106,10 @@ def test_a_step_that_solves_another_equation_is_refused_though_it_converges_at_i
     assert abs(assert_order(leapfrog, X0, 2.0, 2, rhs=field).consistency_order - 2) < 0.01
 
 
+def test_step_counts_may_be_an_array():
+    assert assert_order(euler, X0, 2.0, 1, rhs=field, steps=np.array([8, 16, 32, 64])).points == 4
+
+
 def test_a_fit_inside_the_claim_with_the_finest_pair_outside_is_undecidable():
     """RK4 plus an order-1 defect δ·h·x with δ = 1e-8: the fitted slope is 3.9 (inside 4 ± 0.25)
     but the local orders fall to 3.6 at the finest pair: not yet asymptotic, Undecidable naming
@@ -241,6 +245,8 @@ def test_energy_refuses_nan_nondeterminism_and_bad_arguments():
 
 @pytest.mark.parametrize("call,error,match", [
     (lambda: assert_order(euler, X0, 2.0, 1, rhs=field, steps=(8, 16)), ValueError, "steps"),
+    (lambda: assert_order(lambda x, h: euler(x, h).float(), X0, 2.0, 1, rhs=field), TypeError,
+     "must keep the state's dtype torch.float64, got torch.float32"),
     (lambda: assert_order(euler, X0, 2.0, 1, rhs=field, steps=(8, 16, 16)), ValueError, "steps"),
     (lambda: assert_order(euler, X0, 0.0, 1, rhs=field), ValueError, "t_end"),
     (lambda: assert_order(euler, X0, 2.0, 0, rhs=field), ValueError, "order"),

@@ -25,6 +25,8 @@ def _advance(step, x: torch.Tensor, h, name: str, k: int) -> torch.Tensor:
         got = tuple(y.shape) if isinstance(y, torch.Tensor) else type(y).__name__
         raise TypeError(f"step = {name} must return a tensor of the state's shape "
                         f"{tuple(x.shape)}, got {got}")
+    if y.dtype != x.dtype:   # a float32 step in a float64 check would be judged at float64's rounding
+        raise TypeError(f"step = {name} must keep the state's dtype {x.dtype}, got {y.dtype}")
     if not torch.isfinite(y).all():
         bad = (~torch.isfinite(y)).reshape(-1, y.shape[-1]).any(-1)
         i = int(torch.argmax(bad.int()))
@@ -52,7 +54,9 @@ def _integrate(step, x0: torch.Tensor, t_end: float, n: int, name: str) -> torch
 
 
 def _step_counts(steps) -> tuple[int, ...]:
-    if not isinstance(steps, Sequence) or len(steps) < 3:
+    if isinstance(steps, (np.ndarray, torch.Tensor)) and steps.ndim == 1:
+        steps = [int(n) if float(n) == int(n) else n for n in steps.tolist()]
+    if not isinstance(steps, Sequence) or isinstance(steps, str) or len(steps) < 3:
         raise ValueError(f"steps must be a sequence of at least 3 step counts, got {steps!r}")
     steps = tuple(positive_int(n, "steps") for n in steps)
     if any(b <= a for a, b in zip(steps, steps[1:])):
