@@ -13,7 +13,8 @@ C = ½|x − y|², ε = 0.1, ℓ2 marginal violation ≤ 1e-9, re-verified chunk
   is its whole state, and its test falls on the 10th iteration of every call: the iterates and
   tests of one uninterrupted call). After each call the potentials, the call's process CPU time
   and its peak resident-set growth are saved atomically under runs/bench/ (validated on load:
-  problem, tolerance, POT version and the points' sha256); its time is the sum over calls.
+  problem, tolerance, POT version, the points' sha256 and the machine: CPU model and kernels,
+  torch); its time is the sum over calls.
 * GeomLoss on KeOps LazyTensors (its online backend, `pip install -e '.[keops]'`; KeOps compiles
   C++ at first use), its own ε-scaling: the tensorized backend would hold two N×N float64 matrices
   (160 GB), and on the lent H200 (CUDA 13) KeOps segfaulted (tools/cuda_session.py part
@@ -53,9 +54,12 @@ def config(budget: str) -> dict:
 
 
 def _fingerprint(x: torch.Tensor, y: torch.Tensor, eps: float) -> dict:
+    """What a saved state belongs to: the problem, POT's version, and the machine (a time summed
+    over calls on two CPU models would be neither's)."""
     import ot
     digest = hashlib.sha256(x.numpy().tobytes() + y.numpy().tobytes()).hexdigest()
-    return {"n": x.shape[0], "eps": eps, "tol": bs.TOL, "points_sha256": digest, "pot": ot.__version__}
+    machine = {k: _bench.provenance()[k] for k in ("cpu", "cpu_capability", "torch")}
+    return {"n": x.shape[0], "eps": eps, "tol": bs.TOL, "points_sha256": digest, "pot": ot.__version__, **machine}
 
 
 def _load_state(path: Path, fingerprint: dict) -> dict | None:
