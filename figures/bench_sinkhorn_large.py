@@ -58,7 +58,7 @@ def _fingerprint(x: torch.Tensor, y: torch.Tensor, eps: float) -> dict:
     over calls on two CPU models would be neither's)."""
     import ot
     digest = hashlib.sha256(x.numpy().tobytes() + y.numpy().tobytes()).hexdigest()
-    machine = {k: _bench.provenance()[k] for k in ("cpu", "cpu_capability", "torch")}
+    machine = {k: str(_bench.provenance()[k]) for k in ("cpu", "cpu_capability", "torch")}
     return {"n": x.shape[0], "eps": eps, "tol": bs.TOL, "points_sha256": digest, "pot": ot.__version__, **machine}
 
 
