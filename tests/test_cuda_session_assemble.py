@@ -80,3 +80,13 @@ def test_every_timed_part_writes_its_groups_as_measured(monkeypatch, tmp_path):
     assert calls[0] == (12, ("gd-lt", "muon", "adamw"), "cuda", True, cuda_session.COMPILED_ROUNDS)
     order = ("yurii", "sympformer", "momentum_streams")   # cheapest first
     assert [c[4] for c in calls[1:]] == [cuda_session.ROUNDS[p] for p in order] and not any(c[3] for c in calls[1:])
+
+
+def test_the_keops_probe_reports_a_crash_instead_of_taking_the_part_down(monkeypatch):
+    """GeomLoss's KeOps backend is probed in a child process: a child that dies (here: no CUDA in
+    this torch build, or a segfault as on the H200 of 26 Nov 2026) gives the reason, never raises."""
+    monkeypatch.setattr(cuda_session, "KEOPS_PROBE", "import os; os.kill(os.getpid(), 11)")
+    why = cuda_session.keops_on_cuda()
+    assert why.startswith("KeOps failed in a probe") and "exit status -11" in why
+    monkeypatch.setattr(cuda_session, "KEOPS_PROBE", "pass")
+    assert cuda_session.keops_on_cuda() is None
