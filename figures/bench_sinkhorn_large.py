@@ -46,6 +46,7 @@ STATE = Path(__file__).resolve().parents[1] / "runs" / "bench"  # git-ignored: P
 POT_TEST_PERIOD = 10   # POT's lazy loop tests its stopping rule on every 10th iteration of a call
 SETTINGS = {"quick": {"cases": [[400, 0.1]]}, "full": {"cases": [[100_000, 0.1]]}}
 
+
 def config(budget: str) -> dict:
     if budget not in SETTINGS:
         raise ValueError(f"budget must be one of {sorted(SETTINGS)}, got {budget!r}")
@@ -73,7 +74,7 @@ def _load_state(path: Path, fingerprint: dict) -> dict | None:
         tqdm.write(f"bench-sinkhorn-large: {path} unreadable ({type(exc).__name__}); starting POT's solve over")
         return None
     if state.get("fingerprint") != fingerprint:
-        tqdm.write(f"bench-sinkhorn-large: {path} is for another problem or POT version; starting over")
+        tqdm.write(f"bench-sinkhorn-large: {path} is for another problem, version or machine; starting over")
         return None
     return state
 
@@ -131,10 +132,6 @@ def keops_missing() -> str | None:
     return None
 
 
-class _Stop(Exception):
-    pass
-
-
 def geomloss_online_timed(x: torch.Tensor, y: torch.Tensor, eps: float, tol: float = bs.TOL,
                           n_max: int = bs.MAX_ITER, check_every: int = GEOMLOSS_CHECK_EVERY) -> dict:
     """GeomLoss on KeOps LazyTensors (its online backend), timed to the first output that meets tol,
@@ -173,14 +170,14 @@ def geomloss_online_timed(x: torch.Tensor, y: torch.Tensor, eps: float, tol: flo
                     for j, f, g, t in kept:   # the first kept iterate that meets tol (the last one does)
                         if j > state["last_failed"] and (j == i or residual(f, g) <= tol):
                             state["answer"] = (j, f, g, t)
-                            raise _Stop
+                            raise bs._Met(j)
                 state["last_failed"] = i
                 kept.clear()
         return out
 
     try:
         bs._geomloss_loop(x, y, eps, n_max, softmin=softmin, matrix_type="lazy")
-    except _Stop:
+    except bs._Met:
         pass
     if state["answer"] is None:
         raise RuntimeError(f"GeomLoss did not reach tol {tol} in {n_max} iterations")
