@@ -271,22 +271,28 @@ def draw(ctx: Context) -> None:
     """Ours online vs POT's lazy solver and GeomLoss on KeOps at N = 10⁵ (equal tolerance, one thread)."""
     try:
         result = _bench.measured(ctx, config, measure)
-    except FileNotFoundError as exc:   # the hours-long measurement is not committed yet: say so
-        draw_pending(ctx, str(exc))
+    except FileNotFoundError:   # the hours-long measurement is not committed yet: say so
+        draw_pending(ctx)
         return
     draw_from(ctx, result)
 
 
-def draw_pending(ctx: Context, why: str) -> None:
-    """The figure while no measurement is committed: what is missing and the command that resumes it."""
-    fig, ax = plt.subplots(figsize=(9, 2.5))
+PENDING = ("results/bench/bench-sinkhorn-large.json is not committed yet. To measure it (one core each, "
+           "resumable under runs/bench/):",
+           "python -m figures.bench_sinkhorn_large pot        # POT's lazy solve, ~3.5 single-thread hours",
+           "python -m figures.bench_sinkhorn_large geomloss   # GeomLoss on KeOps, ~1.5 h (pip install -e '.[keops]')",
+           "python -m figures --only bench-sinkhorn-large --recompute")
+
+
+def draw_pending(ctx: Context) -> None:
+    """The figure while no measurement is committed: what is missing and the commands that make it
+    (the same text on every machine)."""
+    fig, ax = plt.subplots(figsize=(10, 2.5))
     ax.axis("off")
-    ax.text(0.01, 0.5, "Not measured yet (POT's lazy solve at N = 10⁵ takes ~3.5 single-thread hours,\n"
-            "resumable across sittings under runs/bench/):\n" + why.replace("; ", ";\n"),
-            fontsize=8, va="center", family="monospace")
+    ax.text(0.01, 0.5, "\n".join(PENDING), fontsize=8, va="center", family="monospace")
     fig.tight_layout()
     ctx.save(fig)
-    ctx.save_json({"pending": why})
+    ctx.save_json({"pending": list(PENDING)})
 
 
 def prepare(peer: str, budget: str = "full") -> None:
