@@ -55,21 +55,21 @@ def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims
     cols = torch.linalg.vector_norm(D.detach().to(torch.float64), dim=-2)       # (..., n)
     scale = 2 * cols.unsqueeze(-1) * cols.unsqueeze(-2) * torch.linalg.matrix_norm(J_out, ord=2)
     c = c.reshape(-1)
-    tol_ij = (atol + rtol * scale).reshape(-1, *R.shape[-2:]) + (c_eps * c.abs() * J_max).reshape(-1, 1, 1)
-    excess = (R.abs().reshape(-1, *R.shape[-2:]) - tol_ij)
-    at = excess.reshape(excess.shape[0], -1).argmax(-1)                         # the entry nearest its bound
-    defect = R.abs().reshape(excess.shape[0], -1).gather(-1, at[:, None]).squeeze(-1)
-    tol = tol_ij.reshape(excess.shape[0], -1).gather(-1, at[:, None]).squeeze(-1)
-    norm = scale.reshape(excess.shape[0], -1).gather(-1, at[:, None]).squeeze(-1)
+    def per_point(t: torch.Tensor) -> torch.Tensor:   # (points, n·n): one row of entries per point
+        return t.reshape(c.numel(), -1)
+    tol_ij = per_point(atol + rtol * scale) + per_point(c_eps * c.abs() * J_max)
+    at = (per_point(R.abs()) - tol_ij).argmax(-1, keepdim=True)                 # the entry nearest its bound
+    defect, tol, norm = (per_point(t).gather(-1, at).squeeze(-1) for t in (R.abs(), tol_ij, scale))
     ref = torch.where(c != 0, c.abs(), torch.ones_like(c)) * J_max  # the size of c·J
-    rel = tol_ij.reshape(excess.shape[0], -1).amax(-1) / ref
+    rel = tol_ij.amax(-1) / ref
     bad = defect > tol
     rounding = bad & (defect <= ROUNDING_ZONE * tol) & (defect / ref <= resolution)
+    violated = (bad & ~rounding).any()
     worst = int(torch.argmax(defect / tol))
     i, j = divmod(int(at[worst]), R.shape[-1])
-    outcome = ("violated" if (bad & ~rounding).any() else
+    outcome = ("violated" if violated else
                "undecidable" if rounding.any() or (rel > resolution).any() else "holds")
-    if rounding.any() and not (bad & ~rounding).any():
+    if rounding.any() and not violated:
         notes += (f"the defect exceeds the first-order rounding bound but by at most {ROUNDING_ZONE:g}x, "
                   "at a size no structural test at this precision can tell from rounding accumulated "
                   "over a long composition (a flow map of many steps, a deep network): pass rtol= "
