@@ -53,6 +53,19 @@ def _integrate(step, x0: torch.Tensor, t_end: float, n: int, name: str) -> torch
     return x
 
 
+def _float64_shadow(step, x0: torch.Tensor, t_end: float, counts, name: str):
+    """The rollouts of `step` from x0 promoted to float64, for each n in `counts`, when x0 is in a
+    lower precision and the step runs in float64 (None otherwise, with the reason): the
+    difference between a float32 rollout and its float64 shadow is the rounding that rollout
+    accumulated, measured instead of modeled."""
+    if x0.dtype == torch.float64:
+        return None, None
+    try:
+        return [_integrate(step, x0.to(torch.float64), t_end, n, name) for n in counts], None
+    except (TypeError, RuntimeError) as exc:   # float32 parameters, a dtype check inside the step
+        return None, f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+
+
 def _step_counts(steps) -> tuple[int, ...]:
     if isinstance(steps, (np.ndarray, torch.Tensor)) and steps.ndim == 1:
         steps = [int(n) if float(n) == int(n) else n for n in steps.tolist()]
@@ -113,9 +126,13 @@ def assert_order(step, x0: torch.Tensor, t_end, order, *, steps=(8, 16, 32, 64, 
     n_ref = steps[-1] · 2^r steps,
     r = max(2, ⌈log₂(100) / max(order, 1)⌉), at most 128× (its error is 1/100 of the finest
     level's if the claimed order, at least 1, is right). Step sizes whose error is below the
-    rounding floor 16 · eps · max|x_ref| · √(n + n_ref) (16× the rounding a run and its reference
-    accumulate: measured 0.1-1.2 eps max|x| √n) are left out of the fit; fewer than 3 left:
-    `Undecidable` (use fewer, larger steps or float64).
+    rounding floor, 16× the rounding the run accumulated, are left out of the fit (a rounding
+    share under 1/16 moves a local order by at most 0.19 over a halving of h); fewer than 3 left:
+    `Undecidable` (use fewer, larger steps or float64). In float32 the rounding is measured: each
+    rollout is repeated from x0 in float64 (the step must accept it), the difference is the
+    rounding, and the reference run of the `rhs` mode is the float64 one; in float64, or when the
+    step cannot run in float64 (float32 parameters), it is modeled as 16 · eps · max|x_ref| ·
+    √(n + n_ref) (a random walk: measured 0.1-1.2 eps max|x| √n, so conservative by ~10-100×).
 
     Criterion: the least-squares slope of log error against log h over the remaining step sizes
     (the observed order) lies within order ± slope_tol (default 0.25: measured slopes of explicit
@@ -139,27 +156,40 @@ def assert_order(step, x0: torch.Tensor, t_end, order, *, steps=(8, 16, 32, 64, 
     name = name_of(step)
     _check_step(step, x0, t_end / steps[0], name)
     finals = [_integrate(step, x0, t_end, n, name) for n in steps]
+    n_ref = steps[-1] * 2 ** max(2, math.ceil(math.log2(100) / max(order, 1.0))) if reference is None else 1
+    shadow, no_shadow = _float64_shadow(step, x0, t_end, steps + ((n_ref,) if reference is None else ()), name)
     if reference is None:
-        n_ref = steps[-1] * 2 ** max(2, math.ceil(math.log2(100) / max(order, 1.0)))
-        ref = _integrate(step, x0, t_end, n_ref, name)
-        source = f"a run of the same step with {n_ref} steps (h = {t_end / n_ref:.4g})"
+        ref = _integrate(step, x0, t_end, n_ref, name) if shadow is None else shadow[-1]
+        source = (f"a run of the same step with {n_ref} steps (h = {t_end / n_ref:.4g})"
+                  + ("" if shadow is None else ", in float64"))
     else:
         ref = check_x(reference, floating=True, name="reference")
         if ref.shape != x0.shape:
             raise ValueError(f"reference must have x0's shape {tuple(x0.shape)}, got {tuple(ref.shape)}")
-        n_ref, source = 1, "the reference given"
+        source = "the reference given"
     ref = ref.detach().to(torch.float64)
     scale = max(ref.abs().max().item(), torch.finfo(torch.float64).tiny)
     eps = torch.finfo(x0.dtype).eps
     h = [t_end / n for n in steps]
     errors = [(x.detach().to(torch.float64) - ref).abs().max().item() for x in finals]
-    # rounding accumulates as a random walk: measured 0.1-1.2 · eps · max|x| · √n on a pendulum
-    # (explicit Euler, leapfrog, RK4, Yoshida; float32 against float64, n = 16 … 8192)
-    floors = [RTOL_ULPS * eps * scale * math.sqrt(n + n_ref) for n in steps]
+    if shadow is None:
+        # modeled: rounding accumulates as a random walk, measured 0.1-1.2 · eps · max|x| · √n on a
+        # pendulum (explicit Euler, leapfrog, RK4, Yoshida; float32 against float64, n = 16 … 8192)
+        rounding = [eps * scale * math.sqrt(n + n_ref) for n in steps]
+        how = ("modeled, 16 · eps · max|x_ref| · √(n + n_ref)" if x0.dtype == torch.float64 else
+               f"modeled, 16 · eps · max|x_ref| · √(n + n_ref), conservative: the step does not run in "
+               f"float64 ({no_shadow}), so its rounding could not be measured")
+    else:
+        # measured: each rollout against its float64 shadow, at least one rounding of max|x_ref|
+        rounding = [max((x.detach().to(torch.float64) - s).abs().max().item(), eps * scale)
+                    for x, s in zip(finals, shadow)]
+        how = ("measured, 16 × max|x_n − x_n in float64| (the rounding each rollout accumulated, "
+               "at least eps · max|x_ref|)")
+    floors = [RTOL_ULPS * r for r in rounding]
     kept = [k for k in range(len(steps)) if errors[k] > floors[k]]
     table = ("h = [" + ", ".join(f"{v:.4g}" for v in h) + "], error = ["
              + ", ".join(f"{e:.3e}" for e in errors) + "]")
-    notes = (f"reference: {source}", table)
+    notes = (f"reference: {source}", table, f"rounding floor: {how}")
     if len(kept) < len(steps):
         notes += (f"left out at the rounding floor: h = {[h[k] for k in range(len(steps)) if k not in kept]}",)
     if len(kept) < 3:
