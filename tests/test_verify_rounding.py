@@ -58,3 +58,22 @@ def test_rounding_accumulated_over_a_long_composition_is_undecidable_not_a_viola
     assert assert_symplectic(flow(2000), z, rtol=1e-12).outcome == "holds"
     with pytest.raises(StructureViolation):
         assert_symplectic(flow(2000, euler_at=7), z)
+    # the volume check, the same rule: |log det| of the composition is ~17 eps · Σ|D⁻¹ᵀ∘D| (1.05x
+    # its 16-eps bound here; a violation until 26 Nov 2026); at rtol = 2 eps it is ~8x the bound,
+    # inside the zone on any rounding order; the Euler step (det = 1 + h² = 1.25) is a violation
+    eps = torch.finfo(F64).eps
+    assert not isinstance(_outcome(assert_volume_preserving, flow(2000), z), AssertionError)
+    with pytest.raises(Undecidable, match="rtol=") as err:
+        assert_volume_preserving(flow(2000), z, rtol=2 * eps)
+    assert 1 < err.value.report.max_defect / err.value.report.tolerance < 100
+    assert assert_volume_preserving(flow(2000), z, rtol=1e-12).outcome == "holds"
+    with pytest.raises(StructureViolation):
+        assert_volume_preserving(flow(2000, euler_at=7), z)
+
+
+def _outcome(check, f, z):
+    """The report or the exception of one check (a pass and an Undecidable are both not a violation)."""
+    try:
+        return check(f, z)
+    except (StructureViolation, Undecidable) as exc:
+        return exc

@@ -33,6 +33,12 @@ def _undecidable_fix(dtype: torch.dtype) -> str:
             "coarser pass")
 
 
+ROUNDING_NOTE = (f"the defect exceeds the first-order rounding bound but by at most {ROUNDING_ZONE:g}x, "
+                 "at a size no structural test at this precision can tell from rounding accumulated "
+                 "over a long composition (a flow map of many steps, a deep network): pass rtol= "
+                 "(e.g. rtol=1e-12 for float64) to decide at a stated resolution")
+
+
 def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims, output,
                       check: str) -> SymplecticReport:
     x, event_dims, rtol, atol, resolution, output = _structure_args(f, x, event_dims, rtol, atol,
@@ -70,10 +76,7 @@ def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims
     outcome = ("violated" if violated else
                "undecidable" if rounding.any() or (rel > resolution).any() else "holds")
     if rounding.any() and not violated:
-        notes += (f"the defect exceeds the first-order rounding bound but by at most {ROUNDING_ZONE:g}x, "
-                  "at a size no structural test at this precision can tell from rounding accumulated "
-                  "over a long composition (a flow map of many steps, a deep network): pass rtol= "
-                  "(e.g. rtol=1e-12 for float64) to decide at a stated resolution",)
+        notes += (ROUNDING_NOTE,)
     form = "[[0, I], [-I, 0]]" if J is None else "the J given"
     factor_rule = "" if factor is None else (
         f" + factor rounding {c_eps!r} × |c| max|J| (c = {c[worst].item()!r}, {given})")
@@ -140,6 +143,8 @@ def assert_volume_preserving(f: Map, x: torch.Tensor, *, rtol=None, atol=None,
     |log|det D|| ≤ atol + rtol · Σ_ij |(D⁻¹)_ji D_ij|, the first-order effect on log|det| of a
     relative error rtol in each entry of D (|tr(D⁻¹δD)| ≤ Σ|D⁻¹_ji||δD_ij|: n for a diagonal D
     however ill-conditioned, at most n κ(D)), rtol = 16 · eps(dtype) and atol = 0 by default.
+    A defect above that bound but within `ROUNDING_ZONE` (100) times it, and below `resolution`,
+    is `Undecidable` (rounding accumulated over a long composition), as in `assert_symplectic`.
 
     Returns a `VolumeReport` (`.sign` of det per point, −1 where the map reverses orientation;
     `.log_volume`). Raises `StructureViolation` when a point exceeds its tolerance or D is
@@ -161,10 +166,18 @@ def assert_volume_preserving(f: Map, x: torch.Tensor, *, rtol=None, atol=None,
     ld = logabsdet.reshape(-1)
     defect = ld.abs()
     bad = singular | (defect > tol)
+    # as in the symplectic check: within ROUNDING_ZONE times the bound and below the resolution,
+    # a defect is rounding a long composition can reach (10000 leapfrog steps of Hénon–Heiles in
+    # float64: 1.6x the bound; 3000 of an oscillator in float32: 1.05x), not a violation
+    rounding = bad & ~singular & (defect <= ROUNDING_ZONE * tol) & (defect <= resolution)
+    violated = (bad & ~rounding).any()
     worst = int(torch.argmax(defect - tol if bad.any() else defect))
     if singular.any():
         notes += (f"Df is singular at {int(singular.sum())} point(s) (det Df = 0: log|det Df| = -inf)",)
-    outcome = "violated" if bad.any() else "undecidable" if (tol > resolution).any() else "holds"
+    outcome = ("violated" if violated else
+               "undecidable" if rounding.any() or (tol > resolution).any() else "holds")
+    if rounding.any() and not violated:
+        notes += (ROUNDING_NOTE,)
     if outcome == "undecidable":
         notes += (_undecidable_fix(x.dtype),)
     reached = tol[~singular].max().item() if not singular.all() else math.inf
