@@ -149,6 +149,7 @@ def geomloss_online_timed(x: torch.Tensor, y: torch.Tensor, eps: float, tol: flo
     floor = next(i for i, e in enumerate(eps_list) if e == eps_list[-1])
     pending, kept = [], []
     state = {"calls": 0, "checks": 0.0, "last_failed": floor, "answer": None}
+    bar = tqdm(desc=f"GeomLoss online N={x.shape[0]} ε={eps:g}", unit="it", leave=False)
     start = time.process_time()
 
     def residual(f, g):
@@ -165,8 +166,11 @@ def geomloss_online_timed(x: torch.Tensor, y: torch.Tensor, eps: float, tol: flo
             i, state["calls"] = state["calls"], state["calls"] + 1
             kept.append((i, pending[0] / 2, pending[1] / 2, time.process_time() - start - state["checks"]))
             pending.clear()
+            bar.update()
             if i > floor and (i - floor) % check_every == 0:
-                if residual(*kept[-1][1:3]) <= tol:
+                r = residual(*kept[-1][1:3])
+                bar.set_postfix(residual=f"{r:.2e}")
+                if r <= tol:
                     for j, f, g, t in kept:   # the first kept iterate that meets tol (the last one does)
                         if j > state["last_failed"] and (j == i or residual(f, g) <= tol):
                             state["answer"] = (j, f, g, t)
@@ -179,6 +183,8 @@ def geomloss_online_timed(x: torch.Tensor, y: torch.Tensor, eps: float, tol: flo
         bs._geomloss_loop(x, y, eps, n_max, softmin=softmin, matrix_type="lazy")
     except bs._Met:
         pass
+    finally:
+        bar.close()
     if state["answer"] is None:
         raise RuntimeError(f"GeomLoss did not reach tol {tol} in {n_max} iterations")
     j, f, g, t = state["answer"]
