@@ -243,6 +243,26 @@ def test_broken_token_models_are_refused(broken, match):
     assert_causal(TokenModel(), tokens(), vocab_size=50)
 
 
+def test_a_leak_opened_by_one_later_token_id_needs_a_draw_that_hits_it():
+    """Position t sees whether token t + 1 is the id V − 1 (a special token): with one random
+    alternative per position no draw hits it here and the pass says it is sampled (audit of 26 Nov
+    2026, finding 10); with enough draws (seeds 0, 1, …: deterministic) one does, and the leak is
+    refused at the pair (t, t + 1)."""
+    V = 20
+    emb = nn.Embedding(V, 4).double()
+
+    def special(idx):
+        next_is_special = nn.functional.pad((idx[:, 1:] == V - 1).double(), (0, 1))
+        return emb(idx).cumsum(1) + next_is_special.unsqueeze(-1)
+
+    idx = torch.randint(0, V - 1, (2, 8), generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        once = assert_causal(special, idx, vocab_size=V)
+        assert "sampled: 1 random token offset(s) per position" in str(once)
+        with pytest.raises(StructureViolation, match=r"t=\d changes when input position s=\d > t"):
+            assert_causal(special, idx, vocab_size=V, draws=60)
+
+
 def test_batch_coupled_models_are_checked_one_call_per_perturbation():
     """With BatchNorm the stacked copies would share statistics and hide the leak; the check sees
     that f(x) changes when copies are added and runs every perturbation on x's own shape."""
@@ -312,6 +332,7 @@ X4 = torch.zeros(2, 4, dtype=F64)
     (lambda: assert_causal(LIN, torch.full((2, 4), 9), vocab_size=5), ValueError, "vocab_size"),
     (lambda: assert_causal(LIN, X4, atol=-1.0), ValueError, "atol"),
     (lambda: assert_causal(LIN, X4, chunk=0), ValueError, "chunk"),
+    (lambda: assert_causal(LIN, X4, draws=0), ValueError, "draws"),
     (lambda: assert_causal(lambda v: v.sum(1), X4), ValueError, "f: its output"),
     (lambda: assert_causal(lambda v: (v, v), X4), TypeError, "f = <lambda> .* must return a tensor"),
     (lambda: assert_causal(LIN, torch.zeros(2, 4, dtype=torch.long), vocab_size=5, batch_dim=1),

@@ -152,10 +152,24 @@ def _change(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
     return d.nan_to_num(nan=math.inf)
 
 
-def _perturbation_dependence(f, x, dim: int, vocab_size, batch_dim, chunk: int, output,
-                             name: str) -> CausalDependence:
+def _perturbation_dependence(f, x, dim: int, vocab_size, batch_dim, chunk: int, output, name: str,
+                             draws: int = 1) -> CausalDependence:
+    """The perturbation pass with `draws` independent draws of the alternative inputs (seeds 0,
+    1, …): per (t, s) and per suffix the largest change over the draws, and the sentence of the
+    draw with the largest leak. One draw tries one alternative per position, so a leak that only a
+    particular later value opens (a special token id, an inactive ReLU) is found only when a draw
+    hits it."""
+    runs = [_perturbation_draw(f, x, dim, vocab_size, batch_dim, chunk, output, name, seed)
+            for seed in range(draws)]
+    worst = max(runs, key=lambda r: r.leak)
+    return CausalDependence(torch.stack([r.dependence for r in runs]).amax(0),
+                            torch.stack([r.suffix for r in runs]).amax(0), "perturbation", worst.worst)
+
+
+def _perturbation_draw(f, x, dim: int, vocab_size, batch_dim, chunk: int, output, name: str,
+                       seed: int) -> CausalDependence:
     T = x.shape[dim]
-    g = torch.Generator(device="cpu").manual_seed(0)
+    g = torch.Generator(device="cpu").manual_seed(seed)
     scale_text = "a random token"
     if x.is_floating_point():
         scale = x.detach().abs().max().item() or 1.0
@@ -252,11 +266,12 @@ def _perturbation_dependence(f, x, dim: int, vocab_size, batch_dim, chunk: int, 
 _DEFAULT_BATCH = object()
 
 
-def _causal_args(f, x, dim, method, batch_dim, chunk, output):
+def _causal_args(f, x, dim, method, batch_dim, chunk, output, draws):
     check_map(f)
     x = check_x(x, floating=False, event_dims=0)
     dim = _position_axis(dim, x)
     chunk = positive_int(chunk, "chunk")
+    positive_int(draws, "draws")
     if method not in (None, "jacobian", "perturbation"):
         raise ValueError(f"method must be None, 'jacobian' or 'perturbation', got {method!r}")
     if method == "jacobian" and not x.is_floating_point():
@@ -270,15 +285,15 @@ def _causal_args(f, x, dim, method, batch_dim, chunk, output):
     return x, dim, batch_dim, chunk, output_selector(output)
 
 
-def _measure(f, x, dim, method, vocab_size, batch_dim, chunk, output, name):
+def _measure(f, x, dim, method, vocab_size, batch_dim, chunk, output, name, draws):
     if method == "jacobian":
         return _jacobian_dependence(f, x, dim, chunk, output, name)
-    return _perturbation_dependence(f, x, dim, vocab_size, batch_dim, chunk, output, name)
+    return _perturbation_dependence(f, x, dim, vocab_size, batch_dim, chunk, output, name, draws)
 
 
 def causal_dependence(f: Map, x: torch.Tensor, *, dim: int = 1, method: str | None = None,
                       vocab_size: int | None = None, batch_dim=_DEFAULT_BATCH,
-                      chunk: int = 32, output=None) -> CausalDependence:
+                      chunk: int = 32, output=None, draws: int = 1) -> CausalDependence:
     """Measure the dependence of every output position t on every input position s (T×T).
 
     method "jacobian" (default for floating x): one vector-Jacobian product per output position,
@@ -301,9 +316,9 @@ def causal_dependence(f: Map, x: torch.Tensor, *, dim: int = 1, method: str | No
     unless f differentiates inside. `output` selects the sequence from a tuple / dict output.
     Raises NonFiniteError (naming f and the position) when f(x) or a vector-Jacobian product is
     not finite."""
-    x, dim, batch_dim, chunk, output = _causal_args(f, x, dim, method, batch_dim, chunk, output)
+    x, dim, batch_dim, chunk, output = _causal_args(f, x, dim, method, batch_dim, chunk, output, draws)
     method = method or ("jacobian" if x.is_floating_point() else "perturbation")
-    dep = _measure(f, x, dim, method, vocab_size, batch_dim, chunk, output, name_of(f))
+    dep = _measure(f, x, dim, method, vocab_size, batch_dim, chunk, output, name_of(f), draws)
     if dep is None:
         raise ValueError("f: its output does not depend on x through autograd (detached, integer "
                          "or computed outside torch); use method='perturbation'")
@@ -312,7 +327,7 @@ def causal_dependence(f: Map, x: torch.Tensor, *, dim: int = 1, method: str | No
 
 def assert_causal(f: Map, x: torch.Tensor, *, dim: int = 1, atol=0.0, method: str | None = None,
                   vocab_size: int | None = None, batch_dim=_DEFAULT_BATCH, chunk: int = 32,
-                  output=None) -> CausalReport:
+                  output=None, draws: int = 1) -> CausalReport:
     """Assert that no output at position t depends on an input at a later position s > t.
 
     `dim` is the position axis of x and of f(x) (default 1: x of shape (B, T, ...); dim=0 for a
@@ -331,6 +346,11 @@ def assert_causal(f: Map, x: torch.Tensor, *, dim: int = 1, atol=0.0, method: st
     no autograd path to x.
     Integer tokens: the perturbation pass only; perturbing the token at any s > t, or all tokens
     after t, must leave every output up to t bit-identical, for every t.
+    The perturbation pass is sampled: `draws` (default 1) independent draws of one alternative per
+    position (seeds 0, 1, …; the dependence is the largest over the draws, the cost `draws` times
+    one). A leak that only particular later values open (a special token id, EOS or padding
+    handling, a gate inactive at x) is found when a draw hits one: raise draws= or put those values
+    in x. The report's notes say how many draws were made.
 
     The default tolerance atol = 0 is exact whatever the dtype: masked attention, prefix sums and
     per-token maps produce exact zeros; pass atol > 0 only for a causal map computed with rounding
@@ -341,7 +361,7 @@ def assert_causal(f: Map, x: torch.Tensor, *, dim: int = 1, atol=0.0, method: st
     raises `StructureViolation` (AssertionError) with the largest leak seen by the first pass
     that finds one (Jacobian, then perturbation), the tolerance, the positions (t, s), the
     number of leaking pairs over both passes and the pass that found it."""
-    x, dim, batch_dim, chunk, output = _causal_args(f, x, dim, method, batch_dim, chunk, output)
+    x, dim, batch_dim, chunk, output = _causal_args(f, x, dim, method, batch_dim, chunk, output, draws)
     atol = tolerance_or_none(atol, "atol") or 0.0
     name = name_of(f)
     first, second = (_sequence_output(f, x, dim, output, name) for _ in range(2))
@@ -354,7 +374,7 @@ def assert_causal(f: Map, x: torch.Tensor, *, dim: int = 1, atol=0.0, method: st
                else ("perturbation",))
     maps, notes = {}, ()
     for m in methods:
-        dep = _measure(f, x, dim, m, vocab_size, batch_dim, chunk, output, name)
+        dep = _measure(f, x, dim, m, vocab_size, batch_dim, chunk, output, name, draws)
         if dep is None and method == "jacobian":
             raise ValueError("f: its output does not depend on x through autograd (detached, "
                              "integer or computed outside torch); use method='perturbation'")
@@ -377,6 +397,10 @@ def assert_causal(f: Map, x: torch.Tensor, *, dim: int = 1, atol=0.0, method: st
                   + ("autograd sees no dependence on later positions (a .detach() path, a "
                      "comparison or integer operation)" if worst_method == "perturbation" else
                      "the perturbation left the outputs unchanged"),)
+    if "perturbation" in maps and leak <= atol:   # a pass of a sampled test: say what was tried
+        tried = "random token offset" if not x.is_floating_point() else "Gaussian perturbation"
+        notes += (f"sampled: {draws} {tried}(s) per position (draws=); a leak that only particular later "
+                  "values open (a special token id) can be missed",)
     if leak > atol and not leaking.any():
         notes += ("no later position leaks alone: outputs up to t change only when every input "
                   "after t is perturbed together",)

@@ -176,8 +176,7 @@ def assert_order(step, x0: torch.Tensor, t_end, order, *, steps=(8, 16, 32, 64, 
         # modeled: rounding accumulates as a random walk, measured 0.1-1.2 · eps · max|x| · √n on a
         # pendulum (explicit Euler, leapfrog, RK4, Yoshida; float32 against float64, n = 16 … 8192)
         rounding = [eps * scale * math.sqrt(n + n_ref) for n in steps]
-        how = ("modeled, 16 · eps · max|x_ref| · √(n + n_ref)" if x0.dtype == torch.float64 else
-               f"modeled, 16 · eps · max|x_ref| · √(n + n_ref), conservative: the step does not run in "
+        how = (f"modeled, 16 · eps · max|x_ref| · √(n + n_ref), conservative: the step does not run in "
                f"float64 ({no_shadow}), so its rounding could not be measured")
     else:
         # measured: each rollout against its float64 shadow, at least one rounding of max|x_ref|
@@ -189,7 +188,7 @@ def assert_order(step, x0: torch.Tensor, t_end, order, *, steps=(8, 16, 32, 64, 
     kept = [k for k in range(len(steps)) if errors[k] > floors[k]]
     table = ("h = [" + ", ".join(f"{v:.4g}" for v in h) + "], error = ["
              + ", ".join(f"{e:.3e}" for e in errors) + "]")
-    notes = (f"reference: {source}", table, f"rounding floor: {how}")
+    notes = (f"reference: {source}", table) + ((f"rounding floor: {how}",) if x0.dtype != torch.float64 else ())
     if len(kept) < len(steps):
         notes += (f"left out at the rounding floor: h = {[h[k] for k in range(len(steps)) if k not in kept]}",)
     if len(kept) < 3:
