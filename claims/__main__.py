@@ -7,11 +7,12 @@ page docs/claims.md is written only by the whole ledger at the full budget
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
 
-from theory.cli import Parser, writable
+from theory.cli import Parser, stdout_to_stderr, writable
 from theory.io import atomic_write_text
 
 from . import BUDGETS, run_all, select, settings
@@ -57,7 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         writable(p, "--markdown", args.markdown, folder=False,
                  into_docs=args.budget == "full" and not args.only)
     settings.recompute = args.recompute
-    results = run_all(claims, args.budget, progress=not args.json and sys.stderr.isatty())
+    # with --json, stdout is the JSON alone: what the checks print goes to stderr
+    with stdout_to_stderr() if args.json else contextlib.nullcontext():
+        results = run_all(claims, args.budget, progress=not args.json and sys.stderr.isatty())
     print(to_json(results) if args.json else table(results))
     if args.markdown is not None:
         atomic_write_text(args.markdown, markdown(results, args.budget))

@@ -120,6 +120,24 @@ def test_json_and_markdown_together(tmp_path, capsys):
     assert all(f"`{r['id']}`" in page.read_text() for r in rows)
 
 
+def test_json_stdout_is_the_json_alone_whatever_the_checks_print(capfd, monkeypatch):
+    """A check that prints (KeOps warns on stdout when it finds no CUDA; a compiler child process
+    writes to descriptor 1) must not corrupt `python -m claims --json`: both go to stderr."""
+    import claims.__main__ as cli
+    real = cli.run_all
+
+    def noisy(*args, **kwargs):
+        print("[KeOps] Warning : CUDA libraries not found")
+        os.system("echo compiler log")   # a child process writing to descriptor 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cli, "run_all", noisy)
+    assert claims_main(["--json", "--only", "yurii:param-count"]) == 0
+    out, err = capfd.readouterr()
+    assert [r["id"] for r in json.loads(out)] == ["yurii:param-count"]
+    assert "[KeOps] Warning" in err and "compiler log" in err
+
+
 # ------------------------------------------------------------------------------- output folders
 
 QUICK, FULL = ROOT / "runs" / "figures" / "quick", ROOT / "runs" / "figures" / "full"

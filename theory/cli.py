@@ -12,7 +12,9 @@ mathematics, no torch) because every layer has a CLI and imports only point down
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import NoReturn
@@ -60,3 +62,26 @@ def shown(path: Path) -> str:
     """`path` as the user would type it: relative to the working folder when inside it."""
     path = Path(path).absolute()
     return str(path.relative_to(Path.cwd()) if path.is_relative_to(Path.cwd()) else path)
+
+
+@contextlib.contextmanager
+def stdout_to_stderr():
+    """Send whatever runs inside to stderr, at the Python level and at file descriptor 1 (a
+    library's warning, a compiler run as a child process: KeOps prints "[KeOps] Warning : CUDA
+    libraries not found" to stdout), so that a command's machine-readable stdout carries its
+    output alone."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:   # no descriptor 1 (an embedded interpreter): the Python level only
+        saved = None
+    try:
+        if saved is not None:
+            os.dup2(2, 1)
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        sys.stderr.flush()
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)

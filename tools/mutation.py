@@ -243,7 +243,7 @@ def _run_claims(copy: Path, ids: list[str], timeout: float) -> dict[str, str]:
         return {i: "crash: timeout" for i in ids}
     except json.JSONDecodeError:
         last = (r.stderr.strip().splitlines() or ["no output"])[-1]
-        return {i: f"crash: {last}" for i in ids}
+        return {i: f"crash: stdout is not JSON (it starts {r.stdout[:60]!r}); stderr ends {last!r}" for i in ids}
     return {row["id"]: "ok" if row["verdict"] == row["expect"]
             else f"{row['verdict']} (expected {row['expect']})" for row in rows}
 
@@ -288,8 +288,12 @@ def main(argv: list[str] | None = None) -> int:
         good_files = [f for f in test_files if _run_tests(copy, [f], args.timeout)[0]]
         base = _run_claims(copy, sorted({i for v in ids.values() for i in v}), args.timeout)
         bad = sorted(i for i, v in base.items() if v != "ok")
+        reasons = sorted({base[i] for i in bad})
         print(f"baseline: test files failing without a mutant {sorted(set(test_files) - set(good_files))}; "
-              f"claims differing from expect {bad}", flush=True)
+              f"claims differing from expect {bad}" + (f" (why: {reasons[:3]})" if bad else ""), flush=True)
+        if bad and len(bad) == len(base):
+            raise SystemExit("every claim differs from expect without a mutant: the ledger cannot "
+                             f"judge a mutant ({reasons[0]})")
         rows = []
         for m in mutants:
             target = copy / m.path
