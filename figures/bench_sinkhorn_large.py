@@ -23,7 +23,12 @@ C = ½|x − y|², ε = 0.1, ℓ2 marginal violation ≤ 1e-9, re-verified chunk
   checks' time: ~5 ns per kernel evaluation on this CPU, an hour or two at 10⁵. Its result is
   saved under runs/bench/ and reused when its fingerprint matches.
 
-Ours is timed in the process that finishes POT's solve: the ratio is ours / POT's summed time.
+The two peers' solves (hours each) are prepared by this module's command, one core each, side by
+side; the figure's `--recompute` at the full budget never runs them: it times ours and reads what
+is prepared, and a peer not prepared yet (or POT's solve not yet converged) is recorded under the
+row's "pending" with what is done and the command that continues it (`summary.complete` says
+whether none is). The ratio is ours / the peer's time (POT's summed over its calls). The quick
+budget's toy case runs everything inline.
 """
 from __future__ import annotations
 
@@ -93,6 +98,18 @@ def pot_lazy_resumable(x: torch.Tensor, y: torch.Tensor, eps: float, state_dir: 
         if not mine:
             raise RuntimeError(f"another process is resuming POT's solve ({state_dir / stem}.lock)")
         state = _solve(xn, yn, eps, path, fp)
+    return {**state, "seconds": sum(c["seconds"] for c in state["calls"]),
+            "f": eps * (state["f"] + math.log(n)), "g": eps * (state["g"] + math.log(m))}
+
+
+def pot_lazy_saved(x: torch.Tensor, y: torch.Tensor, eps: float, state_dir: Path | None = None) -> dict | None:
+    """POT's saved state for this problem as `pot_lazy_resumable` returns it, without running an
+    iteration (None when nothing valid is saved); `converged` says whether the solve is done."""
+    state_dir = STATE if state_dir is None else state_dir
+    n, m = x.shape[0], y.shape[0]
+    state = _load_state(state_dir / f"pot-lazy-n{n}-eps{eps:g}.pt", _fingerprint(x, y, eps))
+    if state is None or state["f"] is None:
+        return None
     return {**state, "seconds": sum(c["seconds"] for c in state["calls"]),
             "f": eps * (state["f"] + math.log(n)), "g": eps * (state["g"] + math.log(m))}
 
@@ -192,15 +209,24 @@ def geomloss_online_timed(x: torch.Tensor, y: torch.Tensor, eps: float, tol: flo
             "run_seconds": time.process_time() - start, "check_seconds": state["checks"]}
 
 
-def geomloss_online_cached(x: torch.Tensor, y: torch.Tensor, eps: float, state_dir: Path | None = None) -> dict:
-    """`geomloss_online_timed` once per problem: its result is saved atomically under `state_dir`
-    (runs/bench/) and reused when its fingerprint (problem, tolerance, POT, GeomLoss and KeOps
-    versions, the points' sha256) matches. KeOps compiles its formulas first, on 50 points (so no
-    compilation is timed)."""
+def _geomloss_path(x: torch.Tensor, y: torch.Tensor, eps: float, state_dir: Path | None):
     from importlib.metadata import version
     state_dir = STATE if state_dir is None else state_dir
     fp = {**_fingerprint(x, y, eps), "geomloss": version("geomloss"), "pykeops": version("pykeops")}
-    path = state_dir / f"geomloss-online-n{x.shape[0]}-eps{eps:g}.pt"
+    return state_dir / f"geomloss-online-n{x.shape[0]}-eps{eps:g}.pt", fp
+
+
+def geomloss_online_saved(x: torch.Tensor, y: torch.Tensor, eps: float, state_dir: Path | None = None) -> dict | None:
+    """The saved result of `geomloss_online_cached` for this problem, or None (nothing is run)."""
+    return _load_state(*_geomloss_path(x, y, eps, state_dir))
+
+
+def geomloss_online_cached(x: torch.Tensor, y: torch.Tensor, eps: float, state_dir: Path | None = None) -> dict:
+    """`geomloss_online_timed` once per problem: its result is saved atomically under `state_dir`
+    (runs/bench/) and reused when its fingerprint (problem, tolerance, POT, GeomLoss and KeOps
+    versions, the points' sha256, the machine) matches. KeOps compiles its formulas first, on 50
+    points (so no compilation is timed)."""
+    path, fp = _geomloss_path(x, y, eps, state_dir)
     saved = _load_state(path, fp)
     if saved is not None:
         return saved
@@ -211,15 +237,35 @@ def geomloss_online_cached(x: torch.Tensor, y: torch.Tensor, eps: float, state_d
     return result
 
 
-def case(n: int, eps: float) -> dict:
-    """POT's lazy solve (resumed), then ours online timed once in this process
-    (`bench_sinkhorn.online_only_case`), each re-verified chunk by chunk; the ratio ours / POT."""
+PREPARE = {bs.POT_LAZY: "python -m figures.bench_sinkhorn_large pot",
+           bs.GEOMLOSS_ONLINE: "python -m figures.bench_sinkhorn_large geomloss"}
+
+
+def case(n: int, eps: float, run_peers: bool) -> dict:
+    """Ours online timed once in this process (`bench_sinkhorn.online_only_case`) beside the peers'
+    solves, each re-verified chunk by chunk; the ratios ours / peer. With `run_peers` (the quick
+    budget) the peers run here; otherwise (the full budget: hours each) their prepared results
+    are read from runs/bench/ and a peer not prepared, or POT's solve not yet converged, is listed
+    under "pending" with what is done and the command that continues it."""
     x, y = bs.points(n)
-    pot = pot_lazy_resumable(x, y, eps) if "POT" not in bs.missing_peers() else None
-    geo = geomloss_online_cached(x, y, eps) if keops_missing() is None else None
+    pending = {}
+    pot = geo = None
+    if "POT" not in bs.missing_peers():
+        pot = pot_lazy_resumable(x, y, eps) if run_peers else pot_lazy_saved(x, y, eps)
+        if pot is None or not pot["converged"]:
+            done = "nothing saved" if pot is None else (
+                f"{pot['iterations']} iterations in {len(pot['calls'])} calls, {pot['seconds']:.0f} s, "
+                f"last tested violation {pot['calls'][-1]['err'][-1] if pot['calls'][-1]['err'] else float('nan'):.2e}")
+            pending[bs.POT_LAZY], pot = f"not converged ({done}): {PREPARE[bs.POT_LAZY]}", None
+    if keops_missing() is None:
+        geo = geomloss_online_cached(x, y, eps) if run_peers else geomloss_online_saved(x, y, eps)
+        if geo is None:
+            pending[bs.GEOMLOSS_ONLINE] = f"not run on this machine yet: {PREPARE[bs.GEOMLOSS_ONLINE]}"
     row = bs.online_only_case(n, eps)
+    row["pending"] = pending
     if geo is None:
-        row["skipped"][bs.GEOMLOSS_ONLINE] = keops_missing()
+        if bs.GEOMLOSS_ONLINE not in pending:
+            row["skipped"][bs.GEOMLOSS_ONLINE] = keops_missing()
     else:
         row["solvers"][bs.GEOMLOSS_ONLINE] = {
             **bs.solver_entry([geo["seconds"]], geo["updates"], bs.chunked_residual(x, y, eps, geo["f"], geo["g"]),
@@ -239,10 +285,11 @@ def case(n: int, eps: float) -> dict:
 def measure(budget: str) -> dict:
     cfg = config(budget)
     with torch_threads(_bench.THREADS):
-        rows = [case(n, eps) for n, eps in cfg["cases"]]
+        rows = [case(n, eps, run_peers=budget == "quick") for n, eps in cfg["cases"]]
         provenance = _bench.provenance("POT", "geomloss", "pykeops", "torch", "numpy")
     return {"config": cfg, "rows": rows, "provenance": provenance,
-            "summary": {"all_meet_tol": all(e["meets_tol"] for r in rows for e in r["solvers"].values()),
+            "summary": {"complete": not any(r["pending"] for r in rows),
+                        "all_meet_tol": all(e["meets_tol"] for r in rows for e in r["solvers"].values()),
                         "within_memory_goal": all((r["solvers"][bs.ONLINE]["peak_rss_bytes"] or 0) <= bs.MEMORY_GOAL
                                                   for r in rows)}}
 
@@ -258,8 +305,9 @@ def draw_from(ctx: Context, result: dict) -> None:
         axes[1].bar(labels, mem, color=[f"C{i}" for i in range(len(names))])
         ratios = "; ".join(f"ours / {peer} = {r[key]:.3f}" for peer, key in (
             ("POT lazy", "ours_online_over_pot_lazy"), ("GeomLoss online", "ours_online_over_geomloss_online")) if key in r)
+        waiting = "; ".join(f"{bs.LABELS.get(k, k)}: pending" for k in r.get("pending", {}))
         axes[0].set_title(f"N = {r['n']}, ε = {r['eps']:g}: CPU seconds per solve (1 thread)\n"
-                          + (ratios or "no peer installed"), fontsize=8)
+                          + ("; ".join(t for t in (ratios, waiting) if t) or "no peer installed"), fontsize=8)
     axes[0].set_yscale("log")
     axes[1].set_yscale("log")
     axes[1].set(title="peak resident-set growth during a solve (MB; dotted: 2 GB)")

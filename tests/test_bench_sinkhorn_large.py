@@ -82,6 +82,40 @@ def test_quick_measurement_and_the_pending_figure(monkeypatch, tmp_path):
     assert (tmp_path / "full" / "bench-sinkhorn-large.png").stat().st_size > 0
 
 
+def test_the_full_budget_reads_prepared_peers_and_names_what_is_pending(monkeypatch, tmp_path):
+    """At the full budget the figure never runs the peers' hours-long solves: before they are
+    prepared it times ours alone and lists each peer as pending with the command that continues
+    it (and draws); after `prepare` (here on a toy case) it reads them, ratios and all."""
+    monkeypatch.setattr(large, "STATE", tmp_path / "state")
+    monkeypatch.setitem(large.SETTINGS, "full", {"cases": [[60, 0.1]]})
+    monkeypatch.setattr(large, "pot_lazy_resumable", _refuse(large.pot_lazy_resumable))
+    monkeypatch.setattr(large, "geomloss_online_cached", _refuse(large.geomloss_online_cached))
+    keops = large.keops_missing() is None
+    before = large.measure("full")
+    row = before["rows"][0]
+    assert set(row["solvers"]) == {bs.ONLINE} and not before["summary"]["complete"]
+    assert set(row["pending"]) == {bs.POT_LAZY} | ({bs.GEOMLOSS_ONLINE} if keops else set())
+    assert "nothing saved" in row["pending"][bs.POT_LAZY] and large.PREPARE[bs.POT_LAZY] in row["pending"][bs.POT_LAZY]
+    large.draw_from(Context(out=tmp_path, budget="full", name="bench-sinkhorn-large"), before)
+    monkeypatch.undo()
+    monkeypatch.setattr(large, "STATE", tmp_path / "state")
+    monkeypatch.setitem(large.SETTINGS, "full", {"cases": [[60, 0.1]]})
+    large.prepare("pot")
+    if keops:
+        large.prepare("geomloss")
+    monkeypatch.setattr(large, "pot_lazy_resumable", _refuse(large.pot_lazy_resumable))
+    after = large.measure("full")
+    row = after["rows"][0]
+    assert after["summary"]["complete"] and not row["pending"] and row["ours_online_over_pot_lazy"] > 0
+    assert keops == ("ours_online_over_geomloss_online" in row)
+
+
+def _refuse(fn):
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"{fn.__name__} ran inside the full budget's measurement")
+    return refuse
+
+
 @pytest.mark.parametrize("eps", [0.1, 0.03])
 def test_geomloss_online_timed_stops_where_the_oracle_does(eps):
     """One run, checks every 8th iterate and the ones between on demand: the same first iterate
