@@ -101,6 +101,22 @@ def _checked_outputs(Y: torch.Tensor, Y2: torch.Tensor, X: torch.Tensor, name: s
                              f"f(x) = {show(Y[i])} for x = {show(X[i])}")
 
 
+def _difference_point(flat, xi: torch.Tensor) -> tuple[torch.Tensor, float]:
+    """(the point to take finite differences at, the relative rounding of Df to allow beside
+    them): xi in float64 with RTOL_ULPS · eps(xi) when f really computes in float64 there, else
+    xi itself with 0."""
+    if xi.dtype == torch.float64:
+        return xi, 0.0
+    x64 = xi.double()
+    try:
+        y = flat(x64)
+    except Exception:  # noqa: BLE001  float32 parameters, a dtype check: differences in xi's dtype
+        return xi, 0.0
+    if y.dtype != torch.float64 or torch.equal(y, y.to(xi.dtype).double()):
+        return xi, 0.0   # float32 values widened: f computes in float32 inside
+    return x64, RTOL_ULPS * torch.finfo(xi.dtype).eps
+
+
 def _per_point_jacobian(flat, X: torch.Tensor, Y: torch.Tensor, name: str, batch,
                         vmap_error: Exception) -> torch.Tensor:
     """Jacobians one point at a time with torch.autograd (f does not run under vmap), each
@@ -112,7 +128,6 @@ def _per_point_jacobian(flat, X: torch.Tensor, Y: torch.Tensor, name: str, batch
     how = ("Fix: write f with torch operations only (torch.sin, not np.sin; keep tensors instead "
            "of .item() / float() of values the output depends on; no requires_grad_() on its input)")
     g = torch.Generator().manual_seed(0)
-    eps = torch.finfo(X.dtype).eps
     Ds = []
     for i, xi in enumerate(X):
         try:
@@ -125,16 +140,22 @@ def _per_point_jacobian(flat, X: torch.Tensor, Y: torch.Tensor, name: str, batch
         # test lenient), and again along another direction at ε/16 (30 of 2000 float32 points of a
         # ReLU coupling have a kink within ε, none within ε/16): a graph that misses a dependence
         # disagrees at both, by more than the differences' own error
+        # in float64 when f runs there (a float32 difference resolves Df only to ~eps^(2/3) = 2e-5,
+        # so a float() step size whose missed term was 4e-3 passed float32's gate, second audit of
+        # 26 Nov 2026); then the float32 Jacobian may differ from it by its own rounding
+        base, extra = _difference_point(flat, xi)
+        eps = torch.finfo(base.dtype).eps
         failures = []
         for shrink in (1, 16):
-            v = torch.randn(xi.shape, generator=g, dtype=torch.float64).to(xi)
+            v = torch.randn(xi.shape, generator=g, dtype=torch.float64).to(base)
             v = v / v.abs().max()
-            step = eps ** (1 / 3) * max(1.0, xi.abs().max().item()) / shrink
+            step = eps ** (1 / 3) * max(1.0, base.abs().max().item()) / shrink
             # in the caller's grad mode: f may differentiate inside (a force as −∇H by autograd)
-            fd, fd_half = (((flat(xi + e * v) - flat(xi - e * v)) / (2 * e)).detach().double()
+            fd, fd_half = (((flat(base + e * v) - flat(base - e * v)) / (2 * e)).detach().double()
                            for e in (step, step / 2))
             dv = Di.double() @ v.double()
-            noise = RTOL_ULPS * eps * max(1.0, Y[i].abs().max().item()) / (step / 2)
+            noise = (RTOL_ULPS * eps * max(1.0, Y[i].abs().max().item()) / (step / 2)
+                     + extra * Di.double().abs().sum(-1).max().item())
             allowed = _FD_MARGIN * ((fd - fd_half).abs().max().item() + noise)
             mismatch = (fd_half - dv).abs().max().item()
             if mismatch <= allowed:
