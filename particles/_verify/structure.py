@@ -33,10 +33,12 @@ def _undecidable_fix(dtype: torch.dtype) -> str:
             "coarser pass")
 
 
-ROUNDING_NOTE = (f"the defect exceeds the first-order rounding bound but by at most {ROUNDING_ZONE:g}x, "
-                 "at a size no structural test at this precision can tell from rounding accumulated "
-                 "over a long composition (a flow map of many steps, a deep network): pass rtol= "
-                 "(e.g. rtol=1e-12 for float64) to decide at a stated resolution")
+def rounding_note(dtype: torch.dtype) -> str:
+    example = "1e-12" if dtype == torch.float64 else "1e-5"
+    return (f"the defect exceeds the first-order rounding bound but by at most {ROUNDING_ZONE:g}x, as far "
+            "as rounding accumulated over a long composition (a flow map of many steps, a deep network) "
+            f"was measured to reach: pass rtol= (e.g. rtol={example} for {str(dtype).replace('torch.', '')}) "
+            "to decide at a stated resolution")
 
 
 def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims, output,
@@ -50,6 +52,7 @@ def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims
     else:
         c, c_eps, given = factor_of(factor, batch, D.device)
     R, J_in, J_out = residual_of(D, J, J_out, c)
+    zone = ROUNDING_ZONE if rtol is None else 1.0   # a user's rtol is a stated resolution
     rtol = RTOL_ULPS * eps_of(x.dtype, D.dtype) if rtol is None else rtol
     atol = 0.0 if atol is None else atol
     # entry (i, j) of DᵀJD is d_iᵀ J d_j (d_i the i-th column of D): a Jacobian error of relative
@@ -69,14 +72,14 @@ def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims
     ref = torch.where(c != 0, c.abs(), torch.ones_like(c)) * J_max  # the size of c·J
     rel = tol_ij.amax(-1) / ref
     bad = defect > tol
-    rounding = bad & (defect <= ROUNDING_ZONE * tol) & (defect / ref <= resolution)
+    rounding = bad & (defect <= zone * tol) & (defect / ref <= resolution)
     violated = (bad & ~rounding).any()
     worst = int(torch.argmax(defect / tol))
     i, j = divmod(int(at[worst]), R.shape[-1])
     outcome = ("violated" if violated else
                "undecidable" if rounding.any() or (rel > resolution).any() else "holds")
     if rounding.any() and not violated:
-        notes += (ROUNDING_NOTE,)
+        notes += (rounding_note(x.dtype),)
     form = "[[0, I], [-I, 0]]" if J is None else "the J given"
     factor_rule = "" if factor is None else (
         f" + factor rounding {c_eps!r} × |c| max|J| (c = {c[worst].item()!r}, {given})")
@@ -107,7 +110,7 @@ def assert_symplectic(f: Map, x: torch.Tensor, *, J=None, J_out=None, rtol=None,
     test is |(DᵀJD − J)_ij| ≤ atol + rtol · 2‖d_i‖‖d_j‖‖J_out‖₂ for every entry (d_i the i-th
     column of D: the first-order effect of a relative error rtol in each column), with
     rtol = 16 · eps(dtype) (`RTOL_ULPS`) and atol = 0 by default; rtol/atol may be 0-d tensors.
-    A defect above that bound but within `ROUNDING_ZONE` (100) times it, and below `resolution`
+    At the default rtol, a defect above that bound but within `ROUNDING_ZONE` (4) times it, and below `resolution`
     relative to J, is `Undecidable` (rounding accumulated over a long composition reaches it),
     not a violation.
 
@@ -143,7 +146,7 @@ def assert_volume_preserving(f: Map, x: torch.Tensor, *, rtol=None, atol=None,
     |log|det D|| ≤ atol + rtol · Σ_ij |(D⁻¹)_ji D_ij|, the first-order effect on log|det| of a
     relative error rtol in each entry of D (|tr(D⁻¹δD)| ≤ Σ|D⁻¹_ji||δD_ij|: n for a diagonal D
     however ill-conditioned, at most n κ(D)), rtol = 16 · eps(dtype) and atol = 0 by default.
-    A defect above that bound but within `ROUNDING_ZONE` (100) times it, and below `resolution`,
+    At the default rtol, a defect above that bound but within `ROUNDING_ZONE` (4) times it, and below `resolution`,
     is `Undecidable` (rounding accumulated over a long composition), as in `assert_symplectic`.
 
     Returns a `VolumeReport` (`.sign` of det per point, −1 where the map reverses orientation;
@@ -155,6 +158,7 @@ def assert_volume_preserving(f: Map, x: torch.Tensor, *, rtol=None, atol=None,
                                                                     resolution, output)
     D, notes = checked_jacobian(f, x, event_dims, output)
     sign, logabsdet = signed_log_volume(D)
+    zone = ROUNDING_ZONE if rtol is None else 1.0   # a user's rtol is a stated resolution
     rtol = RTOL_ULPS * eps_of(x.dtype, D.dtype) if rtol is None else rtol
     atol = 0.0 if atol is None else atol
     D64 = D.detach().to(torch.float64)
@@ -166,10 +170,10 @@ def assert_volume_preserving(f: Map, x: torch.Tensor, *, rtol=None, atol=None,
     ld = logabsdet.reshape(-1)
     defect = ld.abs()
     bad = singular | (defect > tol)
-    # as in the symplectic check: within ROUNDING_ZONE times the bound and below the resolution,
-    # a defect is rounding a long composition can reach (10000 leapfrog steps of Hénon–Heiles in
-    # float64: 1.6x the bound; 3000 of an oscillator in float32: 1.05x), not a violation
-    rounding = bad & ~singular & (defect <= ROUNDING_ZONE * tol) & (defect <= resolution)
+    # as in the symplectic check: within ROUNDING_ZONE times the bound (default rtol) and below
+    # the resolution, a defect is rounding a long composition can reach (10000 leapfrog steps of
+    # Hénon–Heiles in float64: 1.6x the bound; 3000 of an oscillator in float32: 1.05x)
+    rounding = bad & ~singular & (defect <= zone * tol) & (defect <= resolution)
     violated = (bad & ~rounding).any()
     worst = int(torch.argmax(defect - tol if bad.any() else defect))
     if singular.any():
@@ -177,7 +181,7 @@ def assert_volume_preserving(f: Map, x: torch.Tensor, *, rtol=None, atol=None,
     outcome = ("violated" if violated else
                "undecidable" if rounding.any() or (tol > resolution).any() else "holds")
     if rounding.any() and not violated:
-        notes += (ROUNDING_NOTE,)
+        notes += (rounding_note(x.dtype),)
     if outcome == "undecidable":
         notes += (_undecidable_fix(x.dtype),)
     reached = tol[~singular].max().item() if not singular.all() else math.inf
