@@ -306,6 +306,13 @@ def test_a_perturbation_that_leaves_the_domain_is_an_error_not_a_leak():
     with pytest.raises(NonFiniteError, match=r"perturbed.*leave f's domain.*not counted as a dependence"):
         assert_causal(lambda x: L @ torch.sqrt(x), x)
     assert assert_causal(lambda x: L @ torch.sqrt(x), x, method="jacobian").outcome == "holds"
+    # NaN only at and after the perturbed position (elementwise sqrt, a prefix sum of logs) is
+    # not scored: both are causal (a NonFiniteError until 26 Nov 2026, second audit), and a
+    # detached gate reading the next position is still refused by the same pass
+    for causal in (torch.sqrt, lambda v: torch.log(v).cumsum(1)):
+        assert assert_causal(causal, x).outcome == "holds"
+    with pytest.raises(StructureViolation, match="perturbation pass"):
+        assert_causal(lambda v: torch.sqrt(v) * (v.roll(-1, 1).detach() > 0.9), x)
 
 
 def test_causal_dependence_is_the_measurement_behind_the_assertion():

@@ -214,8 +214,11 @@ def _perturbation_draw(f, x, dim: int, vocab_size, batch_dim, chunk: int, output
     def finite(k: int, out: torch.Tensor) -> torch.Tensor:
         """out, or NonFiniteError: a perturbation that leaves f's domain (sqrt or log of a positive
         input, exp overflow) gives NaN or inf, which a multiplicative mask (0·NaN) spreads to
-        earlier positions; that is not a dependence of the function, so it is not scored as one."""
-        if not torch.isfinite(out).all():
+        earlier positions; that is not a dependence of the function, so it is not scored as one.
+        Only the positions the perturbation is scored at (before s, or up to t) must be finite:
+        NaN at and after the perturbed position is f's own business (sqrt of a negative input)."""
+        scored = out.narrow(dim, 0, k if k < T else k - T + 1)
+        if not torch.isfinite(scored).all():
             where = f"input position s={k}" if k < T else f"every input after t={k - T}"
             raise NonFiniteError(
                 f"f = {name} returned NaN or inf when {where} was perturbed (floats move by "
