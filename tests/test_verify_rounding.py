@@ -100,3 +100,20 @@ def _outcome(check, f, z):
         return check(f, z)
     except (StructureViolation, Undecidable) as exc:
         return exc
+
+
+def test_a_pass_reports_the_entry_closest_to_its_own_bound():
+    """A shear q ← q + s·c·p, p ← c·p with s = 1e5, c = 1 − 1e-10: the residual's (0, 1) entry is
+    1e-10, within its tolerance 2·16 eps·‖d_0‖‖d_1‖ ≈ 7e-10 (the map is symplectic to the
+    resolution the report states). The report names that entry, not one with an exact 0 and a
+    tolerance of 7e-15 (the largest |R| − tol did, until 26 Nov 2026: second audit)."""
+    s, c = 1e5, 1 - 1e-10
+
+    def shear(z):
+        q, p = z[..., :1], c * z[..., 1:]
+        return torch.cat([q + s * p, p], -1)
+    report = assert_symplectic(shear, seeded(8, 2, seed=0))
+    assert report.outcome == "holds" and 0.5e-10 < report.max_defect < report.tolerance
+    assert "entry (0, 1)" in str(report) or "entry (1, 0)" in str(report)
+    with pytest.raises(StructureViolation):  # the same map's volume: |log det| = 1e-10 ≫ 16 eps · 2
+        assert_volume_preserving(shear, seeded(8, 2, seed=0))

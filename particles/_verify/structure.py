@@ -67,8 +67,14 @@ def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims
     def per_point(t: torch.Tensor) -> torch.Tensor:   # (points, n·n): one row of entries per point
         return t.reshape(c.numel(), -1)
     tol_ij = per_point(atol + rtol * scale) + per_point(c_eps * c.abs() * J_max)
-    at = (per_point(R.abs()) - tol_ij).argmax(-1, keepdim=True)                 # the entry nearest its bound
+    # the entry furthest past (or nearest) its bound, relative to it: on a pass the entry with
+    # the largest |R_ij| / tol_ij (until 26 Nov 2026 the largest |R_ij| − tol_ij, which on a pass
+    # picked the entry of smallest tolerance, often an exact 0, second audit)
+    ratio = per_point(R.abs()) / tol_ij.clamp_min(torch.finfo(torch.float64).tiny)
+    at = torch.where(ratio.amax(-1, keepdim=True) > 0, ratio.argmax(-1, keepdim=True),
+                     tol_ij.argmin(-1, keepdim=True))   # an exact residual: its most stringent entry
     defect, tol, norm = (per_point(t).gather(-1, at).squeeze(-1) for t in (R.abs(), tol_ij, scale))
+    largest = per_point(R.abs()).amax(-1)
     ref = torch.where(c != 0, c.abs(), torch.ones_like(c)) * J_max  # the size of c·J
     rel = tol_ij.amax(-1) / ref
     bad = defect > tol
@@ -80,6 +86,10 @@ def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims
                "undecidable" if rounding.any() or (rel > resolution).any() else "holds")
     if rounding.any() and not violated:
         notes += (rounding_note(x.dtype),)
+    if largest.max() > defect[worst]:
+        k = int(torch.argmax(largest))
+        notes += (f"largest |entry| of the residual: {largest[k].item():.3e} at point {point_label(k, batch)}, "
+                  "within its own (larger) tolerance",)
     form = "[[0, I], [-I, 0]]" if J is None else "the J given"
     factor_rule = "" if factor is None else (
         f" + factor rounding {c_eps!r} × |c| max|J| (c = {c[worst].item()!r}, {given})")
