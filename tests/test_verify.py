@@ -311,6 +311,27 @@ def test_damped_symplectic_euler_is_conformally_symplectic(dtype):
         assert_symplectic(step, points(dtype))
 
 
+def test_a_factor_that_varies_over_the_points_is_said_to_test_a_pointwise_identity():
+    """A state-dependent friction p ← e^{−γ(q)h}p − h sin q in 2-D satisfies Dfᵀ J Df = c(x)·J with
+    c = det Df = e^{−γ(q)h} at every point, though it is not conformally symplectic (one constant
+    c): a per-point factor passes and the report says what it tested (second audit); the one
+    constant factor is refused."""
+    h = 0.1
+
+    def gamma(q):
+        return 0.5 + 0.4 * torch.tanh(q)
+
+    def damped(z):
+        q, p = z[..., :1], z[..., 1:]
+        p = torch.exp(-gamma(q) * h) * p - h * torch.sin(q)
+        return torch.cat([q + h * p, p], -1)
+    z = torch.randn(8, 2, generator=torch.Generator().manual_seed(0), dtype=F64)
+    report = assert_conformally_symplectic(damped, z, torch.exp(-gamma(z[:, 0]) * h))
+    assert "the factor varies over the points" in str(report)
+    with pytest.raises(StructureViolation):
+        assert_conformally_symplectic(damped, z, math.exp(-0.5 * h))
+
+
 def test_a_float32_tensor_factor_beside_a_float64_map_is_taken_at_its_own_precision():
     """torch.exp(torch.tensor(-0.05)) is e^{−0.05} rounded to float32 (relative 3e-8 off): the
     float64 map passes with the factor's rounding in the tolerance, the message prints c in full

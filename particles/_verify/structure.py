@@ -51,6 +51,12 @@ def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims
         c, c_eps, given = torch.ones(batch, dtype=torch.float64, device=D.device), 0.0, ""
     else:
         c, c_eps, given = factor_of(factor, batch, D.device)
+        if c.numel() > 1 and not torch.all(c == c.reshape(-1)[0]):
+            notes += ("the factor varies over the points: this tests Dfᵀ J Df = c(x)·J point by point. "
+                      "One map is conformally symplectic only with one constant c (forced for d ≥ 2; "
+                      "in 2-D every map satisfies the pointwise identity with c = det Df, so a "
+                      "state-dependent friction passes); a per-point factor means a batch of different "
+                      "maps (a step size per row)",)
     R, J_in, J_out = residual_of(D, J, J_out, c)
     zone = ROUNDING_ZONE if rtol is None else 1.0   # a user's rtol is a stated resolution
     rtol = RTOL_ULPS * eps_of(x.dtype, D.dtype) if rtol is None else rtol
