@@ -37,7 +37,7 @@ def rounding_note(dtype: torch.dtype) -> str:
     example = "1e-12" if dtype == torch.float64 else "1e-5"
     return (f"the defect exceeds the first-order rounding bound but by at most {ROUNDING_ZONE:g}x, as far "
             "as rounding accumulated over a long composition (a flow map of many steps, a deep network) "
-            f"was measured to reach: pass rtol= (e.g. rtol={example} for {str(dtype).replace('torch.', '')}) "
+            f"was measured to reach: pass rtol= (e.g. rtol={example} for {str(dtype).removeprefix('torch.')}) "
             "to decide at a stated resolution")
 
 
@@ -94,8 +94,8 @@ def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims
         notes += (rounding_note(x.dtype),)
     if largest.max() > defect[worst]:
         k = int(torch.argmax(largest))
-        notes += (f"largest |entry| of the residual: {largest[k].item():.3e} at point {point_label(k, batch)}, "
-                  "within its own (larger) tolerance",)
+        notes += (f"largest |entry| of the residual: {largest[k].item():.3e} at point "
+                  f"{point_label(k, batch)}, within its own (larger) tolerance",)
     form = "[[0, I], [-I, 0]]" if J is None else "the J given"
     factor_rule = "" if factor is None else (
         f" + factor rounding {c_eps!r} × |c| max|J| (c = {c[worst].item()!r}, {given})")
@@ -126,9 +126,9 @@ def assert_symplectic(f: Map, x: torch.Tensor, *, J=None, J_out=None, rtol=None,
     test is |(DᵀJD − J)_ij| ≤ atol + rtol · 2‖d_i‖‖d_j‖‖J_out‖₂ for every entry (d_i the i-th
     column of D: the first-order effect of a relative error rtol in each column), with
     rtol = 16 · eps(dtype) (`RTOL_ULPS`) and atol = 0 by default; rtol/atol may be 0-d tensors.
-    At the default rtol, a defect above that bound but within `ROUNDING_ZONE` (4) times it, and below `resolution`
-    relative to J, is `Undecidable` (rounding accumulated over a long composition reaches it),
-    not a violation.
+    At the default rtol, a defect above that bound but within `ROUNDING_ZONE` (4) times it, and
+    below `resolution` relative to J, is `Undecidable` (rounding accumulated over a long
+    composition reaches it), not a violation; a given rtol decides without that zone.
 
     Returns a `SymplecticReport` (the defect and tolerance at the worst point, the resolution
     reached: tolerance / max|J|, the points checked; `.residual` = DᵀJD − J in float64).
@@ -162,8 +162,9 @@ def assert_volume_preserving(f: Map, x: torch.Tensor, *, rtol=None, atol=None,
     |log|det D|| ≤ atol + rtol · Σ_ij |(D⁻¹)_ji D_ij|, the first-order effect on log|det| of a
     relative error rtol in each entry of D (|tr(D⁻¹δD)| ≤ Σ|D⁻¹_ji||δD_ij|: n for a diagonal D
     however ill-conditioned, at most n κ(D)), rtol = 16 · eps(dtype) and atol = 0 by default.
-    At the default rtol, a defect above that bound but within `ROUNDING_ZONE` (4) times it, and below `resolution`,
-    is `Undecidable` (rounding accumulated over a long composition), as in `assert_symplectic`.
+    At the default rtol, a defect above that bound but within `ROUNDING_ZONE` (4) times it, and
+    below `resolution`, is `Undecidable` (rounding accumulated over a long composition), as in
+    `assert_symplectic`; a given rtol decides without that zone.
 
     Returns a `VolumeReport` (`.sign` of det per point, −1 where the map reverses orientation;
     `.log_volume`). Raises `StructureViolation` when a point exceeds its tolerance or D is
