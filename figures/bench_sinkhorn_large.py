@@ -89,27 +89,26 @@ def pot_lazy_resumable(x: torch.Tensor, y: torch.Tensor, eps: float, state_dir: 
     `state_dir`: {"f", "g" (our convention), "iterations", "seconds" (summed), "calls" (per call:
     seconds, peak RSS growth and mark), "converged"}; one process at a time (a lock file)."""
     state_dir = STATE if state_dir is None else state_dir
-    xn, yn = x.numpy(), y.numpy()
-    n, m = xn.shape[0], yn.shape[0]
-    fp = _fingerprint(x, y, eps)
-    stem = f"pot-lazy-n{n}-eps{eps:g}"
-    path = state_dir / f"{stem}.pt"
+    stem = f"pot-lazy-n{x.shape[0]}-eps{eps:g}"
     with run_lock(state_dir, stem) as mine:
         if not mine:
             raise RuntimeError(f"another process is resuming POT's solve ({state_dir / stem}.lock)")
-        state = _solve(xn, yn, eps, path, fp)
-    return {**state, "seconds": sum(c["seconds"] for c in state["calls"]),
-            "f": eps * (state["f"] + math.log(n)), "g": eps * (state["g"] + math.log(m))}
+        state = _solve(x.numpy(), y.numpy(), eps, state_dir / f"{stem}.pt", _fingerprint(x, y, eps))
+    return _in_our_convention(state, eps)
 
 
 def pot_lazy_saved(x: torch.Tensor, y: torch.Tensor, eps: float, state_dir: Path | None = None) -> dict | None:
     """POT's saved state for this problem as `pot_lazy_resumable` returns it, without running an
     iteration (None when nothing valid is saved); `converged` says whether the solve is done."""
     state_dir = STATE if state_dir is None else state_dir
-    n, m = x.shape[0], y.shape[0]
-    state = _load_state(state_dir / f"pot-lazy-n{n}-eps{eps:g}.pt", _fingerprint(x, y, eps))
-    if state is None or state["f"] is None:
-        return None
+    state = _load_state(state_dir / f"pot-lazy-n{x.shape[0]}-eps{eps:g}.pt", _fingerprint(x, y, eps))
+    return None if state is None or state["f"] is None else _in_our_convention(state, eps)
+
+
+def _in_our_convention(state: dict, eps: float) -> dict:
+    """POT's state with its seconds summed over the calls and its potentials in our convention
+    (f = ε(f̂ + log N), g = ε(ĝ + log M))."""
+    n, m = state["f"].shape[0], state["g"].shape[0]
     return {**state, "seconds": sum(c["seconds"] for c in state["calls"]),
             "f": eps * (state["f"] + math.log(n)), "g": eps * (state["g"] + math.log(m))}
 
