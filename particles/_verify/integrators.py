@@ -10,8 +10,9 @@ import numpy as np
 import torch
 
 from particles._verify.outcome import (RTOL_ULPS, EnergyReport, NonFiniteError, OrderReport,
-                                       check_map, check_x, conclude, differing, name_of,
-                                       nondeterministic, point_label, scalar, show)
+                                       check_map, check_x, computes_in_float64, conclude,
+                                       differing, name_of, nondeterministic, point_label, scalar,
+                                       show)
 from theory.checks import positive, positive_int
 
 
@@ -62,8 +63,7 @@ def _float64_shadow(step, x0: torch.Tensor, t_end: float, counts, name: str):
         return None, None
     x64 = x0.to(torch.float64)
     try:
-        y64 = _advance(step, x64, t_end / counts[0], name, 1)
-        if torch.equal(y64, y64.to(x0.dtype).to(torch.float64)):
+        if not computes_in_float64(_advance(step, x64, t_end / counts[0], name, 1), x0.dtype):
             # a step that casts to float32 inside (x.to(weight.dtype)) returns float32 values widened
             return None, "its float64 output is float32 values widened: it computes in float32 inside"
         return [_integrate(step, x64, t_end, n, name) for n in counts], None
@@ -81,7 +81,7 @@ def _rhs_reference(rhs, x0: torch.Tensor, t_end: float, n: int, floor: float):
     x = x0.detach().to(torch.float64)
     try:
         f = rhs(x)
-        in_float64 = isinstance(f, torch.Tensor) and f.dtype == torch.float64
+        in_float64 = x0.dtype == torch.float64 or computes_in_float64(f, x0.dtype)
     except Exception:  # noqa: BLE001  float32 parameters, a dtype check: x0's own dtype
         in_float64 = False
     if not in_float64:

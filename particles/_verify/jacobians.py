@@ -12,8 +12,8 @@ import torch
 from torch.func import jacrev, vmap
 
 from particles._verify.outcome import (RTOL_ULPS, Map, NonFiniteError, check_map, check_x,
-                                       differing, name_of, nondeterministic, output_selector,
-                                       point_label, select_output, show)
+                                       computes_in_float64, differing, name_of, nondeterministic,
+                                       output_selector, point_label, select_output, show)
 from theory import symplectic as sy
 from theory.checks import positive_int, real
 
@@ -109,12 +109,10 @@ def _difference_point(flat, xi: torch.Tensor) -> tuple[torch.Tensor, float]:
         return xi, 0.0
     x64 = xi.double()
     try:
-        y = flat(x64)
+        in_float64 = computes_in_float64(flat(x64), xi.dtype)
     except Exception:  # noqa: BLE001  float32 parameters, a dtype check: differences in xi's dtype
-        return xi, 0.0
-    if y.dtype != torch.float64 or torch.equal(y, y.to(xi.dtype).double()):
-        return xi, 0.0   # float32 values widened: f computes in float32 inside
-    return x64, RTOL_ULPS * torch.finfo(xi.dtype).eps
+        in_float64 = False
+    return (x64, RTOL_ULPS * torch.finfo(xi.dtype).eps) if in_float64 else (xi, 0.0)
 
 
 def _per_point_jacobian(flat, X: torch.Tensor, Y: torch.Tensor, name: str, batch,

@@ -250,6 +250,14 @@ def select_output(out, output, name: str) -> torch.Tensor:
     return out
 
 
+def computes_in_float64(y, low: torch.dtype) -> bool:
+    """Whether `y`, an output of f on float64 input promoted from `low`, is a float64 computation:
+    a float64 tensor that is not merely `low` values widened (f casting to float32 weights inside
+    returns those)."""
+    return isinstance(y, torch.Tensor) and y.dtype == torch.float64 and not torch.equal(
+        y, y.to(low).to(torch.float64))
+
+
 def eps_of(*dtypes: torch.dtype) -> float:
     return max(torch.finfo(d).eps for d in dtypes if d.is_floating_point)
 
