@@ -332,8 +332,8 @@ def draw(ctx: Context) -> None:
 
 PENDING = ("results/bench/bench-sinkhorn-large.json is not committed yet. To measure it (one core each, "
            "resumable under runs/bench/):",
-           "python -m figures.bench_sinkhorn_large pot        # POT's lazy solve, ~3.5 single-thread hours",
-           "python -m figures.bench_sinkhorn_large geomloss   # GeomLoss on KeOps, ~1.5 h (pip install -e '.[keops]')",
+           f"{PREPARE[bs.POT_LAZY]}        # POT's lazy solve, ~3.5 single-thread hours",
+           f"{PREPARE[bs.GEOMLOSS_ONLINE]}   # GeomLoss on KeOps, ~1.5 h (pip install -e '.[keops]')",
            "python -m figures --only bench-sinkhorn-large --recompute")
 
 

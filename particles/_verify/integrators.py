@@ -368,7 +368,7 @@ def assert_energy_bounded(step, H, x0: torch.Tensor, n_steps: int, *, h=None,
         for k in range(1, n + 1):
             x = _advance(step, x, h, name, k)
             E.append(_energy(H, x, H_name, k))
-            if k % every == 0:
+            if k % every == 0 and sensitivity[-1] is not None:   # (None: H is not differentiable)
                 sensitivity.append(_state_sensitivity(H, x))
     E = torch.stack(E)
     e = (E - E[0]).reshape(n + 1, -1)

@@ -80,7 +80,7 @@ def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims
     at = torch.where(ratio.amax(-1, keepdim=True) > 0, ratio.argmax(-1, keepdim=True),
                      tol_ij.argmin(-1, keepdim=True))   # an exact residual: its most stringent entry
     defect, tol, norm = (per_point(t).gather(-1, at).squeeze(-1) for t in (R.abs(), tol_ij, scale))
-    largest = per_point(R.abs()).amax(-1)
+    largest, at_largest = per_point(R.abs()).max(-1, keepdim=True)
     ref = torch.where(c != 0, c.abs(), torch.ones_like(c)) * J_max  # the size of c·J
     rel = tol_ij.amax(-1) / ref
     bad = defect > tol
@@ -95,7 +95,8 @@ def _symplectic_check(f, x, factor, J, J_out, rtol, atol, resolution, event_dims
     if largest.max() > defect[worst]:
         k = int(torch.argmax(largest))
         notes += (f"largest |entry| of the residual: {largest[k].item():.3e} at point "
-                  f"{point_label(k, batch)}, within its own (larger) tolerance",)
+                  f"{point_label(k, batch)}, against its own tolerance "
+                  f"{tol_ij[k, at_largest[k]].item():.3e}",)
     form = "[[0, I], [-I, 0]]" if J is None else "the J given"
     factor_rule = "" if factor is None else (
         f" + factor rounding {c_eps!r} × |c| max|J| (c = {c[worst].item()!r}, {given})")
