@@ -24,6 +24,10 @@ part's failure or time-out loses nothing of the others):
   LazyTensors, its own ε-scaling, stopped at the first iteration that meets tol) at N = 10⁴ and
   10⁵, and GeomLoss tensorized where its two N×N matrices fit; wall-clock seconds with device
   synchronization, `SINKHORN_ROUNDS` interleaved rounds, peak GPU memory per solve.
+* ``kernels``: what each CUDA attention kernel (flash, memory-efficient, cuDNN, math) does with
+  the double backward of App. G's Hessian-vector products, in bf16, fp16 and fp32
+  (`claims.momentum_streams_remarks.double_backward_outcome`): what
+  `momentum_streams:double-backward-kernels` decides on when present.
 * ``throughput``: tokens/s and model-FLOPs utilisation of the training path (`particles.lm.train`,
   bf16 autocast) at the studies' size and at GPT-2-small's size (byte vocabulary), eager and
   compiled.
@@ -50,7 +54,7 @@ import torch  # noqa: E402
 
 from theory.io import atomic_write_json  # noqa: E402
 
-PARTS = ("wallclock", "wallclock-compiled", "wallclock-compiled-extra", "bench", "throughput", "sinkhorn")
+PARTS = ("wallclock", "wallclock-compiled", "wallclock-compiled-extra", "bench", "throughput", "sinkhorn", "kernels")
 # seed 000's model is small and its step short: launch-bound, so more rounds for the same seconds
 ROUNDS = {"momentum_streams": 7, "yurii": 7, "sympformer": 15}
 
@@ -185,6 +189,14 @@ def sinkhorn(out: Path) -> None:
                                                   "packages": package_versions("torch", "geomloss", "pykeops")})
 
 
+def kernels(out: Path) -> None:
+    from claims.momentum_streams_remarks import FUSED_KERNELS, double_backward_outcome
+    outcomes = {f"{k}/{str(dtype).removeprefix('torch.')}": double_backward_outcome(k, "cuda", dtype, (2, 4, 64, 64))
+                for k in (*FUSED_KERNELS, "MATH") for dtype in (torch.bfloat16, torch.float16, torch.float32)}
+    atomic_write_json(out / "kernels.json", {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+                                             "outcomes": outcomes})
+
+
 CUDA_MEASUREMENTS = "cuda-measurements"  # results/bench/cuda-measurements.json
 
 
@@ -196,7 +208,8 @@ def assemble(dirs: list[Path], exclude: list[str], note: str) -> Path:
     from claims._committed import committed_path, write_committed
     from claims.lm_wallclock import cuda_config
     keys = {"wallclock": "eager", "wallclock-compiled": "compiled", "bench": "bench_training",
-            "throughput": "throughput", "sinkhorn": "sinkhorn", "wallclock-compiled-extra": None}
+            "throughput": "throughput", "sinkhorn": "sinkhorn", "kernels": "double_backward",
+            "wallclock-compiled-extra": None}
     path = committed_path(CUDA_MEASUREMENTS)
     out = json.loads(path.read_text()) if path.exists() else {"provenance": {"excluded": {}}}
     found = {}
@@ -239,7 +252,7 @@ def main(argv=None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     {"wallclock": wallclock, "wallclock-compiled": wallclock_compiled,
      "wallclock-compiled-extra": wallclock_compiled_extra, "bench": bench, "throughput": throughput,
-     "sinkhorn": sinkhorn}[args.part](args.out)
+     "sinkhorn": sinkhorn, "kernels": kernels}[args.part](args.out)
     return 0
 
 
