@@ -126,16 +126,16 @@ def _vanilla_rate(measured: dict, paper: str) -> str:
 def summary_markdown(measured: dict) -> str:
     """docs/benchmarks.md's GPU section, generated from the committed measurement: tokens/s and MFU
     of the training path, and each paper's step-time ratios over vanilla (eager and compiled)."""
-    out = [f"Device: {measured['eager']['momentum_streams']['device']}, torch "
+    out = [f"Step times on {measured['eager']['momentum_streams']['device']}, torch "
            f"{measured['eager']['momentum_streams']['torch']}. {measured['provenance']['note']}", "",
-           "| training path, `particles.lm.train` (bf16 autocast, eager, 60 steps) | parameters | tokens/s | MFU |",
-           "|---|---|---|---|"]
+           "| training path, `particles.lm.train` (bf16 autocast, eager, 60 steps) | device | parameters | tokens/s | MFU |",
+           "|---|---|---|---|---|"]
     for name, r in (measured.get("throughput") or {}).items():
         if name.endswith("-compiled"):  # 60 steps that include the compilation: not a throughput
             continue
         mfu = f"{r['mfu']:.2%}" if r["mfu"] is not None else "—"
         out.append(f"| `{name}` (width {r['config']['n_embd']}, {r['config']['n_layer']} layers, T = "
-                   f"{r['config']['block_size']}, batch {r['config']['batch_size']}) | {r['n_params']:,} | "
+                   f"{r['config']['block_size']}, batch {r['config']['batch_size']}) | {r['device']} | {r['n_params']:,} | "
                    f"{r['tokens_per_s']:,.0f} | {mfu} |")
     for paper in ("momentum_streams", "yurii", "sympformer"):
         s = lw.PAPER_STEPS[paper]

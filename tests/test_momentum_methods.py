@@ -117,3 +117,33 @@ def test_balanced_expected_moments_of_dense_projections():
     assert rows.max() / rows.min() < 2
     x = P.layer_norm(rng.standard_normal((4000, 768)))
     assert np.allclose((x**2).mean(0), 1.0, atol=0.1)
+
+
+def _probe(outcomes):
+    return {"double_backward": {"device": "NVIDIA test", "torch": "x", "outcomes": outcomes}}
+
+
+@pytest.mark.parametrize("flash, math_kernel, verdict", [
+    ("no double backward", "double backward ok", "holds"),
+    ("double backward ok", "double backward ok", "fails"),    # a fused kernel that does support it
+    ("no double backward", "no double backward", "fails"),    # the math kernel that does not
+    ("unavailable", "double backward ok", "inconclusive"),    # no fused kernel ran: nothing shown
+])
+def test_double_backward_claim_decides_on_the_committed_cuda_probe(monkeypatch, flash, math_kernel, verdict):
+    """App. G's sentence is about CUDA's kernels: with a committed probe the claim decides on its
+    outcomes (each row is one kernel and dtype), not on this machine's CPU kernels."""
+    import claims.lm_gpu
+    monkeypatch.setattr(claims.lm_gpu, "cuda_measurements", lambda: _probe(
+        {"FLASH_ATTENTION/bfloat16": flash, "EFFICIENT_ATTENTION/float32": "unavailable",
+         "MATH/bfloat16": math_kernel}))
+    evidence = Rm.double_backward_kernels("quick")
+    assert evidence.verdict == verdict
+    assert evidence.numbers["device"] == "NVIDIA test"
+
+
+def test_double_backward_outcome_on_cpu():
+    """On the CPU the flash kernel runs a first backward but not the second; the math kernel runs
+    both; the memory-efficient kernel has no CPU implementation."""
+    assert Rm.double_backward_outcome("FLASH_ATTENTION", "cpu", torch.float64) == "no double backward"
+    assert Rm.double_backward_outcome("MATH", "cpu", torch.float32) == "double backward ok"
+    assert Rm.double_backward_outcome("EFFICIENT_ATTENTION", "cpu", torch.float32) == "unavailable"
