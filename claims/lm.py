@@ -308,44 +308,71 @@ LEAK_ROWS = {"Baseline": "gd-lt", "causal -grad H": "symp-softmax-presymp-etd-ab
              "leaky -grad H (as printed)": "symp-softmax-presymp-etd-ab2-hamgrad-leaky"}
 
 
+SYMP_TABLE_1_BEST = "Presymp ETD-AB2"   # Table 1's lowest printed SympFormer loss
+
+
+def symp_table_1_scheme(scheme: str) -> Evidence:
+    """sympformer:table-1's sentence for one scheme of Table 1: `scheme` below the Baseline and
+    YuriiFormer, on its own three arms of `deep` (the headline reading when it is Table 1's best)."""
+    schemes = tuple(k for k in SYMP_TABLE_1_ROWS if k not in ("Baseline", "YuriiFormer"))
+    text = (symp_readings(SYMP_TABLE_1_BEST, schemes)[0].text if scheme == SYMP_TABLE_1_BEST
+            else f"{scheme} below Baseline and YuriiFormer")
+    rows = {k: SYMP_TABLE_1_ROWS[k] for k in ("Baseline", "YuriiFormer", scheme)}
+    return experiment_evidence({k: SYMP_TABLE_1[k] for k in rows}, rows, "deep", protocol="sympformer Table 1",
+                               source="seed 000 §6-7, Table 1, best", readings=[Reading(
+                                   text, ((scheme, "Baseline", "less"), (scheme, "YuriiFormer", "less")))])
+
+
 @claim("sympformer:table-1", locator="§6 (opening), §7; Table 1 (softmax attention)",
        statement="The SympFormer (softmax attention) reaches a lower validation loss than the Baseline "
                  "and YuriiFormer-Lie-Trotter (proxy: the deep study, 8 layers, width 64, byte-level "
                  "Shakespeare)",
-       method="experiment", expect="fails", figures=["ordering-table", "training-curves"],
+       method="experiment", expect="inconclusive", figures=["ordering-table", "training-curves"],
        paper_text=SYMP_SENTENCE + "\n" + SYMP_CONCLUSION,
-       referee="decided 26 Nov 2026 at 3 paired seeds, at proxy scale (8 layers, width 64, bytes; App. "
-               "B's model, optimizer, schedule floor and h_0): Presymp ETD-AB2 ends above the Baseline "
-               "(+0.017, 95% CI [0.001, 0.033]) and above YuriiFormer (+0.065), so the headline reading "
-               "fails, and with it the every-scheme reading; what holds at this scale, not a refutation "
-               "of the paper's runs. The printed force leaks later tokens under the causal mask "
-               "(sympformer:causal-hamiltonian): at main's size the leak alone lowers the loss by 98% "
-               "(the printed ETD-AB2 gain over the Baseline is 25%), while the same force made causal "
-               "ends above the Baseline")
+       referee="changed (26 Nov 2026), fails at proxy scale -> inconclusive, after an independent "
+               "referee: choosing Table 1's best printed scheme as the only arm turns a printed gap "
+               "into the reading; 'the SympFormer outperforms' also reads as some scheme of the five "
+               "(three are printed below both rivals), undecided while four schemes are untrained in "
+               "`deep`. Decided so far, at 3 paired seeds and proxy scale (8 layers, width 64, bytes; "
+               "App. B's model, optimizer, schedule floor and h_0): Presymp ETD-AB2 ends above the "
+               "Baseline (+0.017, 95% CI [0.001, 0.033]) and above YuriiFormer (+0.065), so the "
+               "headline and every-scheme readings fail at this scale. The global-Hamiltonian force, "
+               "which the paper does not state it trains (premise sympformer:causal-hamiltonian), leaks "
+               "later tokens under the causal mask: at main's size the leak alone lowers the loss by "
+               "98% over the paired seeds 0, 1, 3, 4 (the leaky run of seed 2 diverged), beside the "
+               "printed ETD-AB2 gain over the Baseline of 25%")
 def symp_table_1(budget: str) -> Evidence:
-    """Decided on the headline reading (Table 1's best scheme, Presymp ETD-AB2, printed 1.84 against
-    the Baseline's 2.45) from its three arms; the every-scheme reading needs the other four schemes
-    (reported as missing until trained; the paper's own Table 1 prints two schemes above the
-    Baseline). Beside it, `numbers['leak']`: what the printed global-Hamiltonian force is worth
-    under the causal mask (`sympformer:causal-hamiltonian`) at main's size: the leaky force, the
-    same force made causal, and the Baseline, with the printed relative gain of ETD-AB2 over the
-    Baseline for scale (a size the paper prints, compared, not decided)."""
-    rows = {k: SYMP_TABLE_1_ROWS[k] for k in SYMP_TABLE_1_HEADLINE}
+    """Three readings of "the SympFormer outperforms the baseline and the Yuriiformer": Table 1's
+    best scheme (Presymp ETD-AB2, printed 1.84 against the Baseline's 2.45), some scheme of the
+    five (the paper's own Table 1 prints three below both rivals; one suffices), every scheme. Each
+    scheme's comparison is decided on its own three arms of `deep` (an untrained scheme's is
+    undecided and listed as missing). Beside it, `numbers['leak']`: what the global-Hamiltonian
+    force, which the paper does not state it trains (`sympformer:causal-hamiltonian`, a premise),
+    is worth under the causal mask at main's size: the leaky force, the same force made causal,
+    and the Baseline, with the printed relative gain of ETD-AB2 over the Baseline for scale (a
+    size the paper prints, compared, not decided)."""
     schemes = tuple(k for k in SYMP_TABLE_1_ROWS if k not in ("Baseline", "YuriiFormer"))
-    ev = experiment_evidence({k: SYMP_TABLE_1[k] for k in rows}, rows, "deep", protocol="sympformer Table 1",
-                             source="seed 000 §6-7, Table 1, best", readings=symp_readings(
-                                 "Presymp ETD-AB2", ("Presymp ETD-AB2",), "Baseline", "YuriiFormer")[:1])
-    every = get_study("deep").collect(list(SYMP_TABLE_1_ROWS.values()))
-    rds = [*ev.readings, reading(symp_readings("Presymp ETD-AB2", schemes)[1].text,
-                                 False if ev.readings[0]["verdict"] == "fails" else None,
-                                 missing_runs=every.missing)]
-    numbers = dict(ev.numbers, printed_full_table=SYMP_TABLE_1, leak=leak_evidence(),
-                   scale_trend=scale_trend("sympformer:table-1"))
-    return decide_readings(rds, criterion=ev.criterion + "; the every-scheme reading fails with the "
-                           "headline one (ETD-AB2 is one of the schemes) and is otherwise undecided "
-                           "until every scheme is trained", numbers=numbers, counterexample=ev.counterexample,
-                           ambiguity="the headline reading holds while the every-scheme reading is "
-                                     "undecided or fails")
+    best = SYMP_TABLE_1_BEST
+    per_scheme = {s: symp_table_1_scheme(s) for s in schemes}
+    verdicts = {s: e.verdict for s, e in per_scheme.items()}
+    some = True if "holds" in verdicts.values() else False if all(v == "fails" for v in verdicts.values()) else None
+    every = False if "fails" in verdicts.values() else True if all(v == "holds" for v in verdicts.values()) else None
+    headline = per_scheme[best]
+    rds = [*headline.readings,
+           reading("some SympFormer scheme of the table below Baseline and YuriiFormer (one of the five "
+                   "suffices; the paper's own Table 1 prints three)", some, statuses=verdicts),
+           reading(symp_readings(best, schemes)[1].text, every, statuses=verdicts)]
+    numbers = dict(headline.numbers, printed_full_table=SYMP_TABLE_1, leak=leak_evidence(),
+                   scale_trend=scale_trend("sympformer:table-1"),
+                   sub_assertions={k: v for e in per_scheme.values() for k, v in e.numbers["sub_assertions"].items()},
+                   missing_runs=sorted({r for e in per_scheme.values() for r in e.numbers["missing_runs"]}))
+    counter = {k: v for e in per_scheme.values() for k, v in (e.counterexample or {}).items()}
+    return decide_readings(rds, criterion=headline.criterion + "; each scheme is decided on its own "
+                           "arms; the some-scheme reading holds when one scheme holds and fails when all "
+                           "five fail, the every-scheme reading fails when one fails",
+                           numbers=numbers, counterexample=counter or None,
+                           ambiguity="the readings of 'the SympFormer outperforms' disagree: " + "; ".join(
+                               f"{r['reading']} -> {r['verdict']}" for r in rds))
 
 
 def leak_evidence() -> dict:
