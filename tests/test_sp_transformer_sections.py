@@ -106,6 +106,59 @@ def test_implicit_midpoint_keeps_energy_where_explicit_midpoint_drifts(k):
     assert abs(H(e[-1]) - H0) / H0 > dE.max()
 
 
+def _accuracy_setup(grad, z0, h, n):
+    from claims.sp_transformer_foundations import _explicit_midpoint
+    return ham.exact_flow(grad, z0, np.arange(n + 1) * h), _explicit_midpoint(grad, z0, h, n)
+
+
+@settings(max_examples=4)  # each example integrates 1000 explicit steps and a DOP853 reference
+@given(k=st.floats(0.0, 4.0))
+def test_the_do_nothing_map_fails_the_accuracy_criterion(k):
+    """The control of `sp_transformer:symplectic-integrators`: z_{n+1} = z_n is bounded and keeps H
+    exactly, so only the accuracy criterion can reject it; it must, on eq. (26) at every k."""
+    from claims.sp_transformer_foundations import SMALL_ERROR, long_time_accuracy
+    _, grad, _ = ham.oscillator(k)
+    exact, em = _accuracy_setup(grad, ham.Z0, 0.05, 1000)
+    r = long_time_accuracy(np.broadcast_to(ham.Z0, exact.shape), em, exact, 0.05)
+    assert not r["passes"] and r["final_error"] > SMALL_ERROR * np.abs(ham.Z0).max()
+
+
+def test_on_the_pendulum_implicit_midpoint_error_grows_linearly_and_the_explicit_rules_quadratically():
+    """Reading (b) of `sp_transformer:symplectic-integrators` at a cheaper step (h = 0.1 over
+    [0, 200], q0 = 2.5): the implicit midpoint rule passes, the explicit midpoint rule (as a
+    candidate against itself) fails on its growth exponent, about 2."""
+    from claims.sp_transformer_foundations import (LINEAR_GROWTH, _error_growth, _pendulum,
+                                                   long_time_accuracy)
+    grad, hess = _pendulum()
+    z0, h, n = np.array([2.5, 0.0]), 0.1, 2000
+    exact, em = _accuracy_setup(grad, z0, h, n)
+    mp = ham.implicit_midpoint_trajectory(grad, z0, h, n, hess_H=hess)
+    r = long_time_accuracy(mp, em, exact, h)
+    assert r["passes"] and r["growth_exponent"] < 1.2, r
+    assert _error_growth(em, exact, h)[1] > LINEAR_GROWTH
+
+
+def test_on_eq_26_at_k_3_5_the_explicit_midpoint_rule_is_the_more_accurate():
+    """The counterexample of reading (a) of `sp_transformer:symplectic-integrators`: eq. (26) at the
+    test k = 3.5, h = 0.05 over [0, 50], where the implicit midpoint error (0.10) is still below
+    10% of ‖z0‖∞ and grows linearly, the explicit midpoint rule of the same order ends at 0.075."""
+    from claims.sp_transformer_foundations import long_time_accuracy
+    _, grad, hess = ham.oscillator(3.5)
+    exact, em = _accuracy_setup(grad, ham.Z0, 0.05, 1000)
+    mp = ham.implicit_midpoint_trajectory(grad, ham.Z0, 0.05, 1000, hess_H=hess)
+    r = long_time_accuracy(mp, em, exact, 0.05)
+    assert r["final_error"] < 0.2 and r["growth_exponent"] < 1.2
+    assert r["comparator_final_error"] < 0.8 * r["final_error"] and not r["passes"]
+
+
+def test_accuracy_criterion_rejects_mismatched_trajectories():
+    from claims.sp_transformer_foundations import long_time_accuracy
+    with pytest.raises(ValueError, match="traj, exact"):
+        long_time_accuracy(np.zeros((20, 4)), np.zeros((20, 4)), np.zeros((21, 4)), 0.1)
+    with pytest.raises(ValueError, match="traj, exact"):
+        long_time_accuracy(np.zeros((8, 4)), np.zeros((8, 4)), np.zeros((8, 4)), 0.1)
+
+
 # ------------------------------------------------------------------ §2-§3
 
 
