@@ -330,7 +330,7 @@ def _dH_dY(X: torch.Tensor, Y: torch.Tensor, A: torch.Tensor, B: torch.Tensor) -
 
 @claim("sympformer:head-averaging", locator="§6 (opening), multi-head attention in the implementation",
        statement="averaging the score matrices over H heads before exponentiation is the single-head "
-                 "softmax kernel of (18) with A = (1/H)Σ_h K_hᵀQ_h, so the single-head theory covers it",
+                 "softmax kernel of (18) with the averaged A = (1/H)Σ_h K_hᵀQ_h",
        method="property", expect="holds",
        paper_text=r"While the theory above models only single-head self-attention, in our implementation "
                   r"of the accelerated softmax-attention, the score matrices are averaged across attention "
@@ -339,7 +339,8 @@ def head_averaging(budget: str) -> Evidence:
     """Random Q_h, K_h ∈ R^{m×d}, H = 4 heads: softmax of the mean of the score matrices
     (X_jᵀK_hᵀQ_hX_i) equals the single-head κ of (18) with the averaged A (float64, 1e-13); the
     mean of the per-head softmaxes (averaging after exponentiation) is not that kernel (recorded).
-    The averaged A need not be symmetric, as §3 assumes."""
+    The averaged A is recorded as not symmetric (§3 assumes a symmetric A; a single head's KᵀQ is not
+    either): the identity does not say that §3's theory applies to it."""
     rng = np.random.default_rng(6)
     N, d, m, H = 7, 4, 2, 4
     X = f64(rng.standard_normal((N, d)))
