@@ -270,14 +270,19 @@ class Result:
         an extension, never the paper's error), `repeat` (the sentence another claim counts:
         `Claim.repeats`), `erratum` (holds-with-correction or fails),
         `proxy` (an experiment that fails at a proxy scale of the paper's models: what holds at
-        that scale, not an error of the paper's own runs), `ambiguity` (holds under one reading,
-        fails under another), `holds`, `inconclusive`, `error`."""
+        that scale, not an error of the paper's own runs), `not-reproduced` (an experiment at the
+        paper's own scale that fails: the printed recipe, with the settings the paper does not
+        give filled in by us, does not reproduce what the paper reports of its own trained runs;
+        not an error shown in the paper either), `ambiguity` (holds under one reading, fails under
+        another), `holds`, `inconclusive`, `error`."""
         if self.claim.premise:
             return "premise"
         if self.claim.repeats:
             return "repeat"
         if self.verdict in ("holds-with-correction", "fails"):
-            return "proxy" if self.at_proxy_scale else "erratum"
+            if self.claim.method == "experiment":
+                return "proxy" if self.at_proxy_scale else "not-reproduced"
+            return "erratum"
         if self.verdict == "holds" and self.evidence.ambiguity:
             return "ambiguity"
         return self.verdict

@@ -146,56 +146,83 @@ def main_results_text(budget: str) -> Evidence:
 @claim("momentum_streams:downstream-transfer-text", locator="App. D.7 (Full results); Table 7",
        statement="the pretraining ordering TMMFormer > AdamFormer ≈ AdamWFormer > Vanilla transfers "
                  "exactly to downstream accuracy (HellaSwag, ARC-Easy)",
-       method="consistency", expect="holds-with-correction",
+       method="consistency", expect="holds",
        paper_text="the pretraining ordering (TMMFormer > AdamFormer {\\approx} AdamWFormer > Vanilla) "
                   "transfers exactly to downstream accuracy, so the gain is genuine generalization "
                   "rather than a pretraining-loss artifact. (App. D.7) — Table 7: AdamWFormer "
                   "1.1472, 2.9883, 30.08, 41.88; VanillaTransformer 1.1569, 3.0078, 30.20, 41.67 "
-                  "(HS = 30.08 < 30.20) — All runs use a single seed (42); differences within "
+                  "[table excerpt] — All runs use a single seed (42); differences within "
                   "{\\sim}0.01 acc_norm on these benchmarks at this model scale are within seed noise "
                   "and are not interpreted as signal. (App. D.5)",
-       referee="confirmed: the ordering stated is TMM > {Adam ≈ AdamW} > Vanilla (both corpora's "
-               "losses agree: 1.1284 < 1.1472 < 1.1528 < 1.1569, 2.9342 < 2.9883 < 2.9911 < 3.0078). "
-               "On HellaSwag AdamWFormer has 30.08 < Vanilla's 30.20, a reversal on the printed "
-               "values; with the paper's own noise band of 0.01 acc_norm (D.5), the steps TMM > "
-               "Adam (0.86 points), Adam > Vanilla (0.76) and AdamW > Vanilla on HS are within "
-               "noise, so 'exactly' is not shown either. ARC-Easy alone follows the ordering.")
+       referee="changed (26 Nov 2026), holds-with-correction -> holds, ambiguous, after an "
+               "independent referee: the ordering stated is TMM > {Adam ≈ AdamW} > Vanilla (both "
+               "corpora's losses agree: 1.1284 < 1.1472 < 1.1528 < 1.1569, 2.9342 < 2.9883 < 2.9911 "
+               "< 3.0078). Per benchmark, HellaSwag reverses AdamWFormer and Vanilla (30.08 < 30.20); "
+               "but 'downstream accuracy' also reads as the mean acc_norm over the two benchmarks, "
+               "where every strict step holds over the printed rounding (AdamW 35.98 > Vanilla 35.935, "
+               "smallest margin +0.035 points); and under the paper's own 1-point noise band (D.5) "
+               "the ≈ pair differs beyond the band on ARC-Easy (1.51 points), so that reading fails too.")
 def downstream_transfer_text(budget: str) -> Evidence:
+    """Three readings of "the pretraining ordering transfers exactly to downstream accuracy"
+    (Table 7's two benchmarks, printed to 0.01 points): per benchmark, on the mean over the two,
+    and with the paper's own noise band (D.5: 0.01 acc_norm = 1 point), where a step inside the
+    band is neither shown nor refuted and the ≈ pair must lie inside it. Margins are compared over the printed rounding: a
+    difference of two printed values is known to ±0.01 points, of two two-benchmark means also to
+    ±0.01."""
     steps = [("TMMFormer", "AdamFormer"), ("TMMFormer", "AdamWFormer"),
              ("AdamFormer", "Vanilla"), ("AdamWFormer", "Vanilla")]
-    margins = {f"{b}: {hi} > {lo}": round(float(TABLE_7[hi][j]) - float(TABLE_7[lo][j]), 2)
-               for j, b in ((2, "HS"), (3, "ARC")) for hi, lo in steps}
-    tie = {b: round(abs(float(TABLE_7["AdamFormer"][j]) - float(TABLE_7["AdamWFormer"][j])), 2)
-           for j, b in ((2, "HS"), (3, "ARC"))}
+    rounding = 0.01   # two values each ±0.005
+    bench = {"HS": 2, "ARC": 3}
+
+    def acc(variant: str, b: str) -> float:
+        return float(TABLE_7[variant][bench[b]])
+
+    def mean_acc(variant: str) -> float:
+        return (acc(variant, "HS") + acc(variant, "ARC")) / 2
+
+    margins = {f"{b}: {hi} > {lo}": round(acc(hi, b) - acc(lo, b), 3) for b in bench for hi, lo in steps}
+    mean_margins = {f"mean: {hi} > {lo}": round(mean_acc(hi) - mean_acc(lo), 3) for hi, lo in steps}
+    tie = {b: round(abs(acc("AdamFormer", b) - acc("AdamWFormer", b)), 2) for b in bench}
     # the pretraining ordering itself, on both corpora's printed losses
     pretraining = all(float(TABLE_7["TMMFormer"][j]) < min(float(TABLE_7["AdamFormer"][j]),
                                                            float(TABLE_7["AdamWFormer"][j]))
                       and max(float(TABLE_7["AdamFormer"][j]), float(TABLE_7["AdamWFormer"][j]))
                       < float(TABLE_7["Vanilla"][j]) for j in (0, 1))
+    beyond_band_reversed = [k for k, m in margins.items() if m < -NOISE_ACC]
+    all_beyond_band = all(m > NOISE_ACC for m in margins.values())
     readings = [
-        reading("the printed acc_norm values: every strict step of the ordering holds on both "
-                "benchmarks (≈ unconstrained)", pretraining and all(m > 0 for m in margins.values()),
+        reading("per benchmark, the printed acc_norm values: every strict step of the ordering holds "
+                "on HellaSwag and on ARC-Easy (≈ unconstrained)",
+                pretraining and all(m - rounding > 0 for m in margins.values()),
                 reversed_steps=[k for k, m in margins.items() if m <= 0]),
-        reading("with the paper's noise band (D.5: 0.01 acc_norm = 1 point): every strict step "
-                "exceeds the band and the ≈ pair lies within it",
-                pretraining and all(m > NOISE_ACC for m in margins.values())
-                and all(t <= NOISE_ACC for t in tie.values()),
-                steps_within_noise=[k for k, m in margins.items() if 0 < m <= NOISE_ACC],
+        reading("'downstream accuracy' as one number, the mean acc_norm over the two benchmarks: "
+                "every strict step holds (≈ unconstrained)",
+                pretraining and all(m - rounding > 0 for m in mean_margins.values()),
+                mean_acc_norm={v: mean_acc(v) for v in TABLE_7}, smallest_margin=min(mean_margins.values()) - rounding),
+        reading("with the paper's noise band (D.5: 0.01 acc_norm = 1 point) on each benchmark: a step "
+                "inside the band is not signal, so the reading holds when every strict step exceeds "
+                "the band and the ≈ pair lies within it, fails when a step is reversed beyond the band "
+                "or the ≈ pair differs beyond it, and is otherwise undecided",
+                False if beyond_band_reversed or not pretraining or max(tie.values()) > NOISE_ACC
+                else True if all_beyond_band else None,
+                steps_within_noise=[k for k, m in margins.items() if abs(m) <= NOISE_ACC],
                 adam_adamw_gap=tie),
     ]
-    arc_follows = all(m > 0 for k, m in margins.items() if k.startswith("ARC"))
     return decide_readings(
-        readings, arc_follows,
+        readings,
         criterion="downstream (higher is better) must show TMM above both Adam variants and both "
-                  "above Vanilla on HellaSwag and ARC-Easy (Table 7); readings differ in whether a "
-                  "step inside the paper's own 1-point noise band counts",
-        numbers={"margins_points": margins, "adam_vs_adamw_points": tie,
-                 "pretraining_ordering_on_both_corpora": pretraining},
+                  "above Vanilla (Table 7: HellaSwag and ARC-Easy); readings differ in whether "
+                  "'downstream accuracy' is each benchmark or their mean, and in whether a step inside "
+                  "the paper's own 1-point noise band counts",
+        numbers={"margins_points": margins, "mean_margins_points": mean_margins,
+                 "adam_vs_adamw_points": tie, "pretraining_ordering_on_both_corpora": pretraining},
         counterexample={"HellaSwag": {"AdamWFormer": TABLE_7["AdamWFormer"][2],
                                       "Vanilla": TABLE_7["Vanilla"][2]}},
-        correction="the ordering transfers to ARC-Easy (43.43 > 43.39 > 41.88 > 41.67); on "
-                   "HellaSwag AdamWFormer falls below Vanilla (30.08 vs 30.20), and most steps are "
-                   "within the paper's stated seed noise (0.01 acc_norm)")
+        ambiguity="per benchmark, HellaSwag reverses AdamWFormer and Vanilla (30.08 < 30.20); "
+                  "averaged over HellaSwag and ARC-Easy the ordering holds (AdamWFormer 35.98 > "
+                  "Vanilla 35.935, the smallest step); most steps are inside the paper's own 1-point "
+                  "noise band, and Adam and AdamW differ beyond it on ARC-Easy (1.51 points). The "
+                  "authors could say which they mean")
 
 
 @claim("momentum_streams:table-7-rows", locator="Table 7 (App. D.7) vs Table 1",

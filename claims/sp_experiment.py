@@ -360,7 +360,10 @@ FIG_7AB_TEXT = ("If we only look at the first ten time steps in fig. 6(a) it is 
        method="experiment", expect="fails", expect_quick="inconclusive",
        figures=["oscillator-rollouts", "oscillator-energy", "oscillator-training"],
        paper_text=FIG_7AB_TEXT,
-       referee="26 Nov 2026: a second referee asked for inconclusive, since the runs used 2N = 20 "
+       referee="26 Nov 2026 (third referee): counted as not reproduced, not as an erratum: the "
+               "sentence reports the authors' own trained ResNet, and our runs fill in seven settings "
+               "the paper does not give (the deviations), so a fail says the printed recipe does not "
+               "reproduce it, not that the paper misreports its run. Earlier: a second referee asked for inconclusive, since the runs used 2N = 20 "
                "while the reading of Table 2 under which the paper agrees with itself is N = 20, "
                "2N = 40 (sp_transformer:table-2-dimensions); that reading was then trained (budget "
                "n40, 5 seeds, the printed recipe): the ResNet stays inside the physical region to "

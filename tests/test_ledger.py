@@ -7,7 +7,7 @@ import pytest
 
 import claims
 from claims import Claim, Evidence, verdict_from
-from claims._report import markdown, table, to_json
+from claims._report import markdown, page_kinds, table, to_json
 
 SEED = claims.PAPERS["sp_transformer"]
 
@@ -221,17 +221,21 @@ def test_result_kind_keeps_premises_and_ambiguities_apart_from_errata():
 def test_an_experiment_that_fails_at_proxy_scale_is_not_an_erratum():
     """An experiment whose evidence states a smaller model than the paper's (`scale`) and fails is
     kind `proxy`, tagged on the page and counted apart; at the paper's scale (or without a scale)
-    it is an erratum."""
+    it is `not-reproduced` (the paper's report of its own runs is not shown wrong either); a
+    property check that fails is an erratum."""
     def run(ratio, method="experiment"):
         ev = Evidence("fails", "c", numbers={"scale": {"params_ratio_paper_over_ours": ratio}},
                       readings=[claims.reading("a", False)])
         c = Claim(id="sp_transformer:k", source=(SEED, "Table 9"),
                   statement="s", method=method, check=lambda b: ev, expect="fails", paper_text="quoted")
         return claims.run(c, "quick")
-    assert run(571.0).kind == "proxy" and run(1.0).kind == "erratum"
+    assert run(571.0).kind == "proxy" and run(1.0).kind == "not-reproduced"
     assert run(571.0, method="property").kind == "erratum"
     page = markdown([run(571.0)], "quick")
     assert "FAILS · at proxy scale" in page and "1 is an experiment that fails at proxy scale" in page
+    page = markdown([run(1.0)], "quick")
+    assert "FAILS · not reproduced" in page and "1 is an experiment at the paper's own scale" in page
+    assert page_kinds(page)["sp_transformer:k"] == ("fails", "not-reproduced")
 
 
 def test_the_page_says_how_many_entries_a_shortened_list_or_dict_hides():
