@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # TrainConfig fields a protocol can state, with how our config names them
@@ -86,6 +86,26 @@ PROTOCOLS: dict[str, Protocol] = {p.tables: p for p in (
              params="123.6M (printed, Table 1)", vocab_size=50_304,
              fixed=dict(_GPT2_SMALL, corpus="TinyStories", hardware="2x NVIDIA H200")),
 )}
+
+
+def _ablated(base: str, tables: str, locator: str, **changes) -> Protocol:
+    """`base`'s protocol with the settings an ablation arm of the paper changes (a value None:
+    the setting does not apply to the arm), so that `deviations` compares each arm with the
+    paper's same arm."""
+    b = PROTOCOLS[base]
+    settings = {k: v for k, v in {**b.settings, **changes}.items() if v is not None}
+    return replace(b, tables=tables, locator=locator, settings=settings)
+
+
+# seed 002 §4.2's ablation arms: pure AdamW at the hybrid's AdamW peak 6e-4 (no Muon rate), and
+# the Muon peak halved from 4e-3 to 2e-3 (OpenWebText)
+PROTOCOLS.update({p.tables: p for p in (
+    _ablated("momentum_streams OpenWebText", "momentum_streams OpenWebText, pure AdamW",
+             "seed 002 §4.2 Ablation Study (parameter-training optimizer); App. D.1-D.4",
+             optimizer="adamw", muon_lr=None),
+    _ablated("momentum_streams OpenWebText", "momentum_streams OpenWebText, half Muon lr",
+             "seed 002 §4.2 Ablation Study (peak learning rate); App. D.1-D.4", muon_lr=0.002),
+)})
 
 
 def get_protocol(tables: str) -> Protocol:

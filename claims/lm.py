@@ -422,15 +422,16 @@ def symp_table_2_at(study: str) -> Evidence:
 @claim("sympformer:table-2", locator="§6 (opening); §6.2, Table 2 (linear attention, smaller configuration)",
        statement="With linear attention (smaller configuration) the SympFormer reaches a lower "
                  "validation loss than the Baseline and YuriiFormer (decided at App. B's own Table 2 "
-                 "protocol at its own model size, the study linear-appb: 4 layers, width 64, byte-level "
-                 "Shakespeare; the earlier settings are sensitivity rows)",
+                 "protocol at its layer and width shape and token budget, the study linear-appb: 4 "
+                 "layers, width 64, byte-level Shakespeare, 0.22M parameters against the paper's 3.42M; "
+                 "the earlier settings are sensitivity rows)",
        method="experiment", expect="inconclusive", figures=["ordering-table", "training-curves"],
        paper_text=SYMP_SENTENCE + "\n" + "Lastly, we also report results for the SympFormer with "
                   "linear attention in Tables 2 and 3.",
        referee="changed (26 Nov 2026), fails -> inconclusive: the fail was decided at a setting that "
                "departs from App. B's Table 2 protocol (peak lr 3e-3 for 3e-4, scalar multiplier 5x for "
                "100x, block 64 for 128, 32 sequences per step for 72), and issue 25 asks that a protocol "
-               "affordable at the paper's own model size decide; that study (linear-appb) is not yet "
+               "affordable at the paper's layer and width shape decide; that study (linear-appb) is not yet "
                "trained. The proxy setting's fail (both readings, 5 seeds) stays as the sensitivity row "
                "`sensitivity.linear`, with its counterexample test")
 def symp_table_2(budget: str) -> Evidence:
