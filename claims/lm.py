@@ -260,17 +260,21 @@ def ms_muon_soap_text(budget: str) -> Evidence:
                                                subs(("TMMFormer", "YuriiFormer"))),
                                        Reading("momentum-stream designs: TMMFormer, YuriiFormer and HBFormer",
                                                subs(("TMMFormer", "YuriiFormer", "HBFormer")))])
+    omitted = ("; the OpenWebText clause (MuonFormer 'no better than the vanilla stream') is not carried "
+               "to our corpus: on TinyStories, which ours stands in for, the paper's own numbers put "
+               "MuonFormer below Vanilla (1.1503 < 1.1569)")
     if "measured" not in ev.numbers:
-        return ev
+        return Evidence(ev.verdict, ev.criterion + omitted, ev.numbers, ev.counterexample, ev.correction,
+                        ev.readings, ev.ambiguity)
     converges = {label: all(v < math.log(256) - 1.0 for v in ev.numbers["measured"][label]["values"])
                  for label in ("SOAPFormer", "MuonFormer")}
     if all(converges.values()):
         return Evidence(ev.verdict, ev.criterion + "; and both preconditioned arms train (every seed's "
-                        "loss < ln 256 - 1 nat)", dict(ev.numbers, converges=converges), ev.counterexample,
-                        ev.correction, ev.readings, ev.ambiguity)
+                        "loss < ln 256 - 1 nat)" + omitted, dict(ev.numbers, converges=converges),
+                        ev.counterexample, ev.correction, ev.readings, ev.ambiguity)
     not_training = {f"{label} does not train": True for label, ok in converges.items() if not ok}
     rds = [dict(r, verdict="fails") for r in ev.readings]
-    return Evidence("fails", ev.criterion + "; and both preconditioned arms train", dict(
+    return Evidence("fails", ev.criterion + "; and both preconditioned arms train" + omitted, dict(
         ev.numbers, converges=converges), (ev.counterexample or {}) | not_training, readings=rds)
 
 

@@ -149,9 +149,9 @@ def main_results_text(budget: str) -> Evidence:
        method="consistency", expect="holds",
        paper_text="the pretraining ordering (TMMFormer > AdamFormer {\\approx} AdamWFormer > Vanilla) "
                   "transfers exactly to downstream accuracy, so the gain is genuine generalization "
-                  "rather than a pretraining-loss artifact. (App. D.7) — Table 7: AdamWFormer "
-                  "1.1472, 2.9883, 30.08, 41.88; VanillaTransformer 1.1569, 3.0078, 30.20, 41.67 "
-                  "[table excerpt] — All runs use a single seed (42); differences within "
+                  "rather than a pretraining-loss artifact. (App. D.7) — [table excerpt] Table 7: "
+                  "AdamWFormer 1.1472, 2.9883, 30.08, 41.88; VanillaTransformer 1.1569, 3.0078, "
+                  "30.20, 41.67 — All runs use a single seed (42); differences within "
                   "{\\sim}0.01 acc_norm on these benchmarks at this model scale are within seed noise "
                   "and are not interpreted as signal. (App. D.5)",
        referee="changed (26 Nov 2026), holds-with-correction -> holds, ambiguous, after an "
@@ -235,8 +235,11 @@ def downstream_transfer_text(budget: str) -> Evidence:
                   "column bold. Only variants with results on every task are listed; partial-task "
                   "variants (MuonFormer, SOAPFormer) are reported in the text below.",
        referee="confirmed: YuriiFormer has all four numbers in Table 1 and is absent from Table 7, "
-               "whose caption lists only variants lacking some task as omitted; the four rows "
-               "Table 7 does list agree with Table 1 digit for digit.")
+               "whose caption names only variants lacking some task as left out; the four rows "
+               "Table 7 does list agree with Table 1 digit for digit. (Third referee: the caption's "
+               "'only' alone, listed => complete, holds; the erratum rests on Table 1's pointer 'full "
+               "results in Appendix D.7', which Table 7, with the same columns and one row fewer, "
+               "does not meet under any reading of 'full'.)")
 def table_7_rows(budget: str) -> Evidence:
     complete = [k for k, v in TABLE_1.items() if all(v)]
     missing = [k for k in complete if k not in TABLE_7]
@@ -244,8 +247,9 @@ def table_7_rows(budget: str) -> Evidence:
     readings = [
         reading("every row of Table 1 ('full results in Appendix D.7') is in Table 7", not missing,
                 missing=missing),
-        reading("Table 7's own rule: every variant with results on every task is listed",
-                not missing, complete_in_table_1=complete),
+        reading("'full results' read with Table 7's caption: Table 7 holds every variant of Table 1 "
+                "with results on every task (the caption names only the partial-task MuonFormer and "
+                "SOAPFormer as left out)", not missing, complete_in_table_1=complete),
     ]
     return decide_readings(
         readings, same,
@@ -473,9 +477,9 @@ def forgetting_ood_text(budget: str) -> Evidence:
        method="consistency", expect="holds",
        paper_text=r"For a corpus with mean cross-entropy \overline{\mathrm{ce}} the perplexity is "
                   r"\mathrm{ppl}=\exp\big(\overline{\mathrm{ce}}\big), (8) computed over a fixed set "
-                  r"of minibatches (seed 0, identical across variants). (App. H) — Table 9, OWT: "
-                  r"Vanilla 20.11, AdamFormer 19.78, YuriiFormer 18.81, TMMFormer 18.69 — Table 1, "
-                  r"OWT: 3.0078, 2.9911, 2.9413, 2.9342")
+                  r"of minibatches (seed 0, identical across variants). (App. H) — [table excerpt] Table 9, "
+                  r"OWT: Vanilla 20.11, AdamFormer 19.78, YuriiFormer 18.81, TMMFormer 18.69 — [table "
+                  r"excerpt] Table 1, OWT: 3.0078, 2.9911, 2.9413, 2.9342")
 def ppl_vs_val_loss(budget: str) -> Evidence:
     rows = {k: (TABLE_9[k][2], TABLE_1[k][1]) for k in TABLE_9}
     offsets = {k: round(math.log(float(p)) - float(loss), 4) for k, (p, loss) in rows.items()}

@@ -110,7 +110,8 @@ def owt_ablation_arithmetic(budget: str) -> Evidence:
                "optimizer effect (0.0025) but only 2.1× TMMFormer's (0.0354), 3.5× Vanilla's LR "
                "effect (0.021) and 2.5× TMMFormer's (0.029); no reading of 'an order of magnitude' "
                "(×10, or a ratio that rounds to one power of ten, ≥ √10) covers 2.1×. The sign "
-               "statement holds.")
+               "statement holds. (Third referee: read as the perturbation's change of the gap, the "
+               "optimizer swap moves the gap by 0.033, 2.2× below 0.074: it fails that way too.)")
 def ablation_order_of_magnitude_text(budget: str) -> Evidence:
     e = _effects(D7)
     arch = e["gap_default"]
@@ -118,9 +119,21 @@ def ablation_order_of_magnitude_text(budget: str) -> Evidence:
               for k in ("Vanilla_adamw", "TMMFormer_adamw", "Vanilla_half_lr", "TMMFormer_half_lr")}
     smallest = min(r[1] for r in ratios.values())  # the most favourable end of each interval
     same_sign = all(float(D7["TMMFormer"][c]) < float(D7["Vanilla"][c]) for c in D7["Vanilla"])
+    # the perturbation's effect read as its change of the architectural gap (the interval of a
+    # difference of two gaps, taken as independent: wider, so more favourable to the text)
+    gap_change = {k: sub(e["gap_default"], e[f"gap_{k}"]) for k in ("adamw", "half_lr")}
+    gap_ratios = {k: [round(arch[0] / c[1], 2), round(arch[1] / c[0], 2)] if c[0] > 0
+                  else [round(arch[0] / max(abs(c[0]), abs(c[1])), 2), math.inf]  # the gap may not move
+                  for k, c in gap_change.items()}
+    smallest_gap = min(r[1] for r in gap_ratios.values())
     readings = [reading("'an order of magnitude' = at least 10×", smallest >= 10, ratios=ratios),
                 reading("'an order of magnitude' = a ratio that rounds to one power of ten (≥ √10)",
-                        smallest >= math.sqrt(10), smallest_ratio=smallest)]
+                        smallest >= math.sqrt(10), smallest_ratio=smallest),
+                reading("'the optimizer- or LR-induced effect' = the perturbation's change of the "
+                        "architectural gap (Vanilla − TMMFormer), 'an order of magnitude' ≥ √10",
+                        smallest_gap >= math.sqrt(10), gap_change={k: [round(x, 5) for x in c]
+                                                                   for k, c in gap_change.items()},
+                        ratio_intervals=gap_ratios)]
     return decide_readings(
         readings, same_sign and min(r[0] for r in ratios.values()) > 1,
         criterion="architectural effect (Vanilla − TMMFormer at the default recipe) over each "
@@ -271,8 +284,8 @@ def batch_ddp_text(budget: str) -> Evidence:
                  "between TinyStories and OpenWebText",
        method="consistency", expect="holds",
        paper_text="The Muon learning rate is the only optimization hyperparameter that differs "
-                  "between corpora; everything else is identical for TS and OWT. (D.3) — Total "
-                  "steps 10,000 / 30,000; Warmup steps 1,000 / 3,000. Only total and warmup steps "
+                  "between corpora; everything else is identical for TS and OWT. (D.3) — [table "
+                  "excerpt] Total steps 10,000 / 30,000; Warmup steps 1,000 / 3,000. Only total and warmup steps "
                   "differ between TS and OWT. (Table 4) — The Muon peak LR is the only TS/OWT "
                   "difference. (Table 5)")
 def corpus_hyperparameters_text(budget: str) -> Evidence:
