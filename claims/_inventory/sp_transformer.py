@@ -137,10 +137,7 @@ ITEMS = (
        ("fig-7cd",)),
     _i("§5, text below Figure 7", "prose",
        "the transformers fit the data much better than the one-step networks (fig. 7(c) against 7(a, b))",
-       (),
-       "needs the four networks' committed rollouts compared on a common window; sp_transformer:fig-7ab and "
-       "fig-7cd compare within the pairs only (the experiment module, claims/sp_experiment.py, would carry "
-       "this comparison)"),
+       ("fig-7-transformers-fit-better",)),
     # ------------------------------------------------------------------ §6 Conclusion
     _i("§6, Conclusion", "prose",
        "superior long-term behaviour of the structure-preserving transformer against the classical one",
