@@ -138,11 +138,17 @@ def yurii_table_5(budget: str) -> Evidence:
                                         "Nesterov+Lie-Trotter (one of the six suffices)")
 
 
+def _one_suffices(verdicts) -> bool | None:
+    """An existential reading from its members' verdicts: holds when one holds, fails when all
+    fail, else undecided."""
+    verdicts = list(verdicts)
+    return True if "holds" in verdicts else False if all(v == "fails" for v in verdicts) else None
+
+
 def _existential(some: list[Evidence], every: Evidence, text: str) -> Evidence:
     """Combine 'one of these suffices' evidences into one reading beside `every`'s: it holds when
     one of `some` holds, fails when all fail, else is undecided."""
-    verdicts = [e.verdict for e in some]
-    holds = True if "holds" in verdicts else False if all(v == "fails" for v in verdicts) else None
+    holds = _one_suffices([e.verdict for e in some])
     first = some[0]
     if "sub_assertions" not in first.numbers:  # not decidable yet: the same numbers for all
         return Evidence(every.verdict, criterion=every.criterion, numbers=every.numbers,
@@ -359,7 +365,7 @@ def symp_table_1(budget: str) -> Evidence:
     best = SYMP_TABLE_1_BEST
     per_scheme = {s: symp_table_1_scheme(s) for s in schemes}
     verdicts = {s: e.verdict for s, e in per_scheme.items()}
-    some = True if "holds" in verdicts.values() else False if all(v == "fails" for v in verdicts.values()) else None
+    some = _one_suffices(verdicts.values())
     every = False if "fails" in verdicts.values() else True if all(v == "holds" for v in verdicts.values()) else None
     headline = per_scheme[best]
     rds = [*headline.readings,
