@@ -172,26 +172,33 @@ def vocab_size_text(budget: str) -> Evidence:
 FUSED_KERNELS = ("FLASH_ATTENTION", "EFFICIENT_ATTENTION", "CUDNN_ATTENTION")
 
 
+def _probe_inputs(shape=(1, 2, 8, 4)) -> tuple[torch.Tensor, torch.Tensor]:
+    """The seeded float64 point and direction of App. G's HVP probe."""
+    g = torch.Generator().manual_seed(59)
+    return (torch.randn(shape, generator=g, dtype=torch.float64),
+            torch.randn(shape, generator=g, dtype=torch.float64))
+
+
+def _attention_loss(x: torch.Tensor, backend: str) -> torch.Tensor:
+    """The probe's loss, the causal self-attention sum(SDPA(x, x, x)²), through one SDPA kernel."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    with sdpa_kernel([getattr(SDPBackend, backend)]):
+        return torch.nn.functional.scaled_dot_product_attention(x, x, x, is_causal=True).square().sum()
+
+
 def double_backward_outcome(backend: str, device: str, dtype: torch.dtype, shape=(1, 2, 8, 4)) -> str:
     """What one SDPA kernel does with the Hessian-vector product of App. G: "unavailable" (the
     kernel refuses the input or the device even for a first backward), "no double backward" (the
-    first backward runs, the second raises) or "double backward ok"; the causal self-attention
-    loss sum(SDPA(x, x, x)²) at a seeded `shape`."""
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-    g = torch.Generator().manual_seed(59)
-    x = torch.randn(shape, generator=g, dtype=torch.float64).to(device, dtype).requires_grad_()
-    direction = torch.randn(shape, generator=g, dtype=torch.float64).to(device, dtype)
-
-    def loss():
-        with sdpa_kernel([getattr(SDPBackend, backend)]):
-            return torch.nn.functional.scaled_dot_product_attention(x, x, x, is_causal=True).square().sum()
-
+    first backward runs, the second raises) or "double backward ok"; `_attention_loss` at the
+    seeded `_probe_inputs(shape)`."""
+    point, direction = (t.to(device, dtype) for t in _probe_inputs(shape))
+    x = point.requires_grad_()
     try:
-        torch.autograd.grad(loss(), x)
+        torch.autograd.grad(_attention_loss(x, backend), x)
     except RuntimeError:
         return "unavailable"
     try:
-        grad, = torch.autograd.grad(loss(), x, create_graph=True)
+        grad, = torch.autograd.grad(_attention_loss(x, backend), x, create_graph=True)
         torch.autograd.grad((grad * direction).sum(), x)
     except RuntimeError:
         return "no double backward"
@@ -201,16 +208,11 @@ def double_backward_outcome(backend: str, device: str, dtype: torch.dtype, shape
 def _math_hvp_error() -> float:
     """The math kernel's float64 HVP against central differences of its gradient (h = 1e-6: the
     truncation error h²·|third derivative| and the rounding eps/h are both ~1e-10 relative)."""
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-    g = torch.Generator().manual_seed(59)
-    q = torch.randn(1, 2, 8, 4, generator=g, dtype=torch.float64)
-    v = torch.randn(1, 2, 8, 4, generator=g, dtype=torch.float64)
+    q, v = _probe_inputs()
 
     def grad_at(x, create_graph=False):
         x = x if x.requires_grad else x.detach().requires_grad_()
-        with sdpa_kernel([SDPBackend.MATH]):
-            loss = torch.nn.functional.scaled_dot_product_attention(x, x, x, is_causal=True).square().sum()
-        return torch.autograd.grad(loss, x, create_graph=create_graph)[0]
+        return torch.autograd.grad(_attention_loss(x, "MATH"), x, create_graph=create_graph)[0]
 
     x = q.clone().requires_grad_()
     hvp = torch.autograd.grad((grad_at(x, create_graph=True) * v).sum(), x)[0]
