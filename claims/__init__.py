@@ -1,7 +1,13 @@
-"""The claims ledger: every checked statement of the five papers, one module per paper.
+"""The claims ledger: every checked statement of the five papers, one package per paper.
 
-`load()` imports every paper module in this package (each registers its claims on import);
-`select(only)` filters by paper tag or claim id; `run_all` runs them at a budget.
+`claims/<paper>/` holds a paper's claims in modules named for its sections (its `__init__`
+docstring is the paper's map) and its inventory; `claims/training/` the training-study verdicts
+that serve several papers; the shared machinery (`_ledger`, `_stats`, `_experiment`, `_protocol`,
+`_printed`, `_report`, `_inventory`, `_committed`) sits at the top of this package.
+
+`load(papers)` imports the packages of `papers` (default: all five) and `claims.training` (each
+module registers its claims on import); `select(only)` filters by paper tag or claim id and
+loads only the packages it needs; `run_all` runs them at a budget.
 """
 from __future__ import annotations
 
@@ -17,19 +23,25 @@ __all__ = ["BUDGETS", "ERROR", "PAPERS", "VERDICTS", "Claim", "Evidence", "Resul
            "verdict_from", "load", "select", "run_all"]
 
 
-def load() -> dict[str, Claim]:
-    """Import every paper module of the package and return the registry, sorted by id."""
-    for info in pkgutil.iter_modules(__path__):
-        if not info.name.startswith("_"):
-            importlib.import_module(f"{__name__}.{info.name}")
+SHARED = "training"  # the package of the training-study verdicts that serve several papers
+
+
+def load(papers=None) -> dict[str, Claim]:
+    """Import the claim modules of the packages of `papers` (default: every paper) and of
+    `claims.training`; return the registry (every claim registered so far), sorted by id."""
+    for package in (*(papers or PAPERS), SHARED):
+        module = importlib.import_module(f"{__name__}.{package}")
+        for info in pkgutil.iter_modules(module.__path__):
+            if not info.name.startswith("_"):
+                importlib.import_module(f"{__name__}.{package}.{info.name}")
     return dict(sorted(registry().items()))
 
 
 def select(only: list[str] | None = None) -> list[Claim]:
     """Claims whose paper tag or id is in `only` (all when `only` is empty)."""
-    claims = load()
     if not only:
-        return list(claims.values())
+        return list(load().values())
+    claims = load(sorted({o.partition(":")[0] for o in only if o.partition(":")[0] in PAPERS}) or None)
     unknown = [o for o in only if o not in PAPERS and o not in claims]
     if unknown:
         raise ValueError(f"only: unknown paper tag or claim id {unknown}; "

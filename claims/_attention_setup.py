@@ -1,7 +1,7 @@
 """Shared setup of the seed-000 attention claims (Sections 4-5 and the abstract): float64 tensors,
 random SPD / symmetric matrices, the fixed linear-attention problem of Proposition 4.3 and the
-commuting (A, B) of Section 5.1. Used by claims/sympformer_linear.py, sympformer_softmax.py and
-sympformer_abstract.py.
+commuting (A, B) of Section 5.1. Used by claims/sympformer/linear.py, sympformer/softmax.py and
+sympformer/abstract.py.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The decision machinery of the experiment claims (`claims.lm`, `claims.lm_arithmetic`): the
+"""The decision machinery of the experiment claims (`claims.training.tables`, `claims.momentum_streams.ablation_arithmetic`): the
 learned gate, per-arm flatness, the readings of a quoted sentence decided on sign
 (`experiment_evidence`), and the headline gaps against model size (`scale_trend`). The rule is
-stated in `claims.lm`'s docstring and docs/architecture.md."""
+stated in `claims.training.tables`'s docstring and docs/architecture.md."""
 from __future__ import annotations
 
 import statistics

@@ -8,7 +8,7 @@ Where it writes: the full-budget run of everything (no --quick, no --only) write
 docs/figures/ and docs/claims.md. Every other run writes runs/figures/<budget>/ (git-ignored)
 and its ledger page to runs/figures/<budget>/claims.md. --out DIR moves the figures to DIR and
 the page to DIR/claims.md (docs/claims.md when DIR is docs/figures); --ledger PATH moves the
-page. The coverage page (coverage.md, from the inventory claims/_inventory/) is written next to
+page. The coverage page (coverage.md, from the inventory claims/<paper>/inventory.py) is written next to
 the ledger page. A quick-budget run never writes under docs/.
 
 --check regenerates at the full budget (committed results, as the committed run) into the

@@ -105,8 +105,7 @@ def rounded(x: Any, digits: int | None, floor: float = 0.0) -> Any:
 
 
 def load() -> dict[str, Figure]:
-    from . import __path__ as pkg_path
-    for info in pkgutil.iter_modules(pkg_path):
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):  # this package's modules
         if not info.name.startswith("_"):
             importlib.import_module(f"figures.{info.name}")
     return dict(sorted(_FIGURES.items()))

@@ -6,7 +6,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.patches import Patch
 
-from claims import lm_diagnostics as lmd
+from claims.momentum_streams import diagnostics as lmd
 from figures import Context, figure
 from particles.lm import bench
 from particles.lm.variants import VARIANTS

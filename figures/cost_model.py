@@ -1,4 +1,4 @@
-"""cost-model: the roofline cost model behind the wall-clock claims (claims/lm_wallclock.py).
+"""cost-model: the roofline cost model behind the wall-clock claims (claims/training/wallclock.py).
 
 Left: its validation, the predicted CPU step-time ratio over vanilla at the benchmark's proxy size
 (4 layers, width 128) against the committed measurement (median and 95% CI of 21 paired rounds).
@@ -14,8 +14,8 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from claims import lm_diagnostics as lmd
-from claims import lm_wallclock as lw
+from claims.momentum_streams import diagnostics as lmd
+from claims.training import wallclock as lw
 from figures import Context, figure
 
 CLAIMS = ["momentum_streams:wall-clock", "momentum_streams:wall-clock-muon",

@@ -5,7 +5,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
-from claims.heatflow import DIFFUSIVITY_BROWNIAN, DIFFUSIVITY_PRINTED, RHO0, SEED
+from claims.heatflow.bridges import DIFFUSIVITY_BROWNIAN, DIFFUSIVITY_PRINTED, RHO0, SEED
 from figures import Context, figure
 from particles import sinkhorn as sk
 from theory import gaussian_ot as go

@@ -5,7 +5,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from claims import lm_diagnostics as lmd
+from claims.momentum_streams import diagnostics as lmd
 from figures import Context, figure
 from particles.lm.variants import VARIANTS
 

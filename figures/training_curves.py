@@ -4,7 +4,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from claims import lm as lm_claims
+from claims.training import tables as lm_claims
 from figures import Context, figure
 from particles.lm.studies import get_study
 

@@ -288,7 +288,7 @@ def test_abstract_counterexample_the_classical_flow_wins_early_on_every_draw(see
     scheme is faster' holds). On the unbounded F^SM the classical flow is lower at the matched step
     h = 0.1 (reported, not decided: lower F^SM is tokens flying apart). Energies are compared as
     computed (float64; the gaps are ≥ 1e-3 relative, far above rounding)."""
-    from claims.sympformer_abstract import abstract_study
+    from claims.sympformer.abstract import abstract_study
     study = abstract_study("quick", seed)
     lin, sm = study["linear"]["best"], study["softmax"]["best"]
     k = 8

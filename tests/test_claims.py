@@ -6,7 +6,7 @@ baseline's loss; the MDE when underpowered)."""
 import pytest
 
 import claims
-from claims.lm import MIN_SEEDS
+from claims.training.tables import MIN_SEEDS
 from particles.lm.studies import STUDIES
 
 ALL = claims.load()

@@ -12,7 +12,7 @@ import pytest
 import torch
 from scipy.integrate import quad
 
-from claims.sympformer_schemes import one_step_exactness
+from claims.sympformer.schemes import one_step_exactness
 from particles import attention as att
 from particles import integrators as I
 from particles import sinkhorn as sk
@@ -49,7 +49,7 @@ def test_ab2_weights_are_the_variable_step_weights_of_17(h, h_prev):
 
 def test_ab2_and_etd_ab2_steps_are_exact_when_the_right_side_is_linear_in_time():
     """One step from exact history, with unequal steps, on problems whose right side is linear in
-    time (the claim's own probe, `claims.sympformer_schemes.one_step_exactness`): AB-2 integrates
+    time (the claim's own probe, `claims.sympformer.schemes.one_step_exactness`): AB-2 integrates
     the linear interpolant exactly for any step ratio; ETD-AB2 likewise in P = e^{η}p of (13)."""
     err = one_step_exactness(tuple((h, hp) for h, hp in STEP_PAIRS) + ((0.2, 0.2),))
     assert max(err.values()) < 1e-13, err

@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.integrate import quad
 
-from claims import heatflow as hf
-from claims.heatflow_langevin import _interpolation_gap, ou_jeffreys
-from claims.heatflow_ot import brenier_map_gaussian, graph_coupling, in_couplings, pushforward
-from claims.heatflow_sinkformer import measure_sinkhorn
+from claims.heatflow import bridges as hf
+from claims.heatflow.langevin import _interpolation_gap, ou_jeffreys
+from claims.heatflow.ot import brenier_map_gaussian, graph_coupling, in_couplings, pushforward
+from claims.heatflow.sinkformer import measure_sinkhorn
 from particles import sinkhorn as sk
 from theory import gaussian_ot as go
 

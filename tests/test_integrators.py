@@ -248,8 +248,8 @@ def test_bad_input_raises_naming_the_parameter():
 
 @pytest.mark.parametrize("name", ["separable", "non-separable"])
 def test_claim_test_hamiltonians_have_the_written_out_gradients(name):
-    # the fields used by claims/sympformer.py are the autograd gradients of their Hamiltonians
-    from claims.sympformer import HAMILTONIANS
+    # the fields used by claims/sympformer/hamiltonian.py are the autograd gradients of their Hamiltonians
+    from claims.sympformer.hamiltonian import HAMILTONIANS
     H, field = HAMILTONIANS[name]
     auto = I.from_hamiltonian(H)
     z = _z(3, 9, n=6)

@@ -1,4 +1,4 @@
-"""The inventory (claims/_inventory/) and the ledger agree: every registered claim is named by an
+"""The inventory (claims/<paper>/inventory.py) and the ledger agree: every registered claim is named by an
 item of its own paper, every claim an item names is registered, and docs/coverage.md is the page
 the inventory generates."""
 from pathlib import Path
@@ -16,7 +16,7 @@ ITEMS = items()
 def test_every_registered_claim_is_named_by_an_item_of_its_own_paper():
     named = {(i.paper, c) for i in ITEMS for c in i.claims}
     orphans = sorted(cid for cid, c in ALL.items() if (c.paper, cid) not in named)
-    assert not orphans, f"claims missing from the inventory (claims/_inventory/<paper>.py): {orphans}"
+    assert not orphans, f"claims missing from the inventory (claims/<paper>/inventory.py): {orphans}"
 
 
 def test_every_claim_an_item_names_is_registered_and_of_that_paper():

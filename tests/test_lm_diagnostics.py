@@ -446,7 +446,7 @@ def test_bench_bad_inputs():
 # ---------------------------------------------------------------- the ledger's study helpers
 
 import claims  # noqa: E402
-from claims import lm_diagnostics as lmd  # noqa: E402
+from claims.momentum_streams import diagnostics as lmd  # noqa: E402
 from particles.lm.model import GPT, GPTConfig  # noqa: E402
 
 
@@ -468,7 +468,7 @@ def test_block_maps_replay_the_trajectory_with_frozen_streams(variant):
 
 
 def test_spearman_permutation_test_is_exact():
-    from claims.lm_diagnostics import spearman_test
+    from claims.momentum_streams.diagnostics import spearman_test
     # n = 5: ρ = 1 − Σd²/20; ρ = 1 only for the identity (p = 1/120), ρ ≥ 0.9 for the identity and
     # the 4 adjacent transpositions (p = 5/120 < 0.05), ρ ≥ 0.8 adds the 3 double swaps (8/120).
     x = [1.0, 2.0, 3.0, 4.0, 5.0]

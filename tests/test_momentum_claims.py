@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 import claims
 from claims import _pepit
-from claims.momentum_streams import hb_quadratic_scope
-from claims.momentum_streams_families import _ln_momentum
-from claims.momentum_streams_rates import nag_form_minimax, nesterov_lrp
+from claims.momentum_streams.contraction import hb_quadratic_scope
+from claims.momentum_streams.families import _ln_momentum
+from claims.momentum_streams.rates import nag_form_minimax, nesterov_lrp
 from theory import preconditioning as P
 from theory import rates as R
 
@@ -83,7 +83,7 @@ def test_thm_f4_printed_threshold_is_not_strict_at_an_integer_ratio():
     corrected ⌊·⌋ + 1 = 3 is strict from there on."""
     import math
 
-    from claims.momentum_streams_depth import _threshold_arithmetic
+    from claims.momentum_streams.depth import _threshold_arithmetic
     from theory import rates as R
     kappa = 100.0
     rv, rm = R.rate_vanilla(kappa), R.rate_momentum(kappa)

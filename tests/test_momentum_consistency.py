@@ -1,4 +1,4 @@
-"""Seed 002 held against itself (claims/momentum_streams_consistency.py, _protocol.py): the
+"""Seed 002 held against itself (claims/momentum_streams/consistency.py, _protocol.py): the
 interval arithmetic every derived number is recomputed with, and the inconsistencies the ledger
 reports, each reproduced from the printed numbers (issue 26)."""
 import math
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claims import momentum_streams_consistency as C
-from claims import momentum_streams_protocol as Pr
+from claims.momentum_streams import consistency as C
+from claims.momentum_streams import protocol as Pr
 
 printed = st.decimals(min_value="0.001", max_value="100", places=4, allow_nan=False).map(str)
 

@@ -1,4 +1,4 @@
-"""Seed 002 building blocks (claims/momentum_streams_methods.py, _remarks.py): the mathematics
+"""Seed 002 building blocks (claims/momentum_streams/methods.py, _remarks.py): the mathematics
 each claim relies on, asserted directly."""
 import math
 
@@ -8,8 +8,8 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claims import momentum_streams_methods as M
-from claims import momentum_streams_remarks as Rm
+from claims.momentum_streams import methods as M
+from claims.momentum_streams import remarks as Rm
 from particles.lm import blocks
 from theory import preconditioning as P
 
@@ -132,8 +132,8 @@ def _probe(outcomes):
 def test_double_backward_claim_decides_on_the_committed_cuda_probe(monkeypatch, flash, math_kernel, verdict):
     """App. G's sentence is about CUDA's kernels: with a committed probe the claim decides on its
     outcomes (each row is one kernel and dtype), not on this machine's CPU kernels."""
-    import claims.lm_gpu
-    monkeypatch.setattr(claims.lm_gpu, "cuda_measurements", lambda: _probe(
+    import claims.training.gpu
+    monkeypatch.setattr(claims.training.gpu, "cuda_measurements", lambda: _probe(
         {"FLASH_ATTENTION/bfloat16": flash, "EFFICIENT_ATTENTION/float32": "unavailable",
          "MATH/bfloat16": math_kernel}))
     evidence = Rm.double_backward_kernels("quick")

@@ -1,4 +1,4 @@
-"""The statistics and the decision path of the seed-001 §5 experiment claims (claims.sp_experiment),
+"""The statistics and the decision path of the seed-001 §5 experiment claims (claims.sp_transformer.experiment),
 on hand-computed numbers and on synthetic committed results whose verdict is known."""
 import dataclasses
 import math
@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from claims import sp_experiment as spx
+from claims.sp_transformer import experiment as spx
 from particles import sp_rollouts, sp_train
 from particles.sp_networks import NETWORKS
 
@@ -221,7 +221,7 @@ def test_transformers_fit_better_is_decided_per_window_and_per_reading_of_much(c
     amplitude 10% off the reference, the transformers' 4% (errors ~2.5x smaller: 'better' and 'much
     better' hold), then 7% (1.4x: 'better' holds, 'much better' fails); the seeds' ±0.1% spread
     keeps the t-intervals narrow."""
-    from claims import sp_experiment_compare as cmp
+    from claims.sp_transformer import comparison as cmp
     ref = sp_train.reference()
     for transformer_error, much in ((0.04, "holds"), (0.07, "fails")):
         for s in range(3):

@@ -1,4 +1,4 @@
-"""The counterexamples and corrections of the seed-001 claims (claims/sp_transformer.py), as tests."""
+"""The counterexamples and corrections of the seed-001 claims (claims/sp_transformer/theorems.py), as tests."""
 import math
 
 import numpy as np
@@ -8,8 +8,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claims import sp_transformer as c001
-from claims import sp_transformer_attention as c001_attention
+from claims.sp_transformer import theorems as c001
+from claims.sp_transformer import attention as c001_attention
 from particles import geometry
 from particles.sympnet import CayleyAttention, cayley, cayley_activation, correlation, lambda_tilde
 from theory.symplectic import best_conformal_factor, canonical_J, log_volume, symplectic_defect

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from scipy.linalg import expm
 
 import claims
-from claims import sp_transformer_approximation as approx
-from claims import sp_transformer_consistency as consistency
+from claims.sp_transformer import approximation as approx
+from claims.sp_transformer import consistency
 from particles import geometry
 from particles.sp_networks import Table2, build
 from particles.sympnet import CayleyAttention, GradientLayer, lambda_tilde
@@ -23,9 +23,9 @@ from theory.symplectic import canonical_J, symplectic_defect
 
 F64 = torch.float64
 SEED_FILE = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "001_d3cec3f2b99ca2ba.txt"
-MODULES = ("claims.sp_transformer", "claims.sp_transformer_attention", "claims.sp_transformer_foundations",
-           "claims.sp_transformer_approximation", "claims.sp_transformer_integrators",
-           "claims.sp_transformer_architecture", "claims.sp_transformer_consistency", "claims.sp_experiment_compare")
+MODULES = ("claims.sp_transformer.theorems", "claims.sp_transformer.attention", "claims.sp_transformer.foundations",
+           "claims.sp_transformer.approximation", "claims.sp_transformer.integrators",
+           "claims.sp_transformer.architecture", "claims.sp_transformer.consistency", "claims.sp_transformer.comparison")
 seeds = st.integers(0, 2**31 - 1)
 
 
@@ -98,7 +98,7 @@ def test_d_vectors_do_not_keep_their_volume():
 def test_implicit_midpoint_keeps_energy_where_explicit_midpoint_drifts(k):
     H, grad, hess = ham.oscillator(k)
     z = ham.implicit_midpoint_trajectory(grad, ham.Z0, 0.4, 100, hess_H=hess)
-    from claims.sp_transformer_integrators import _explicit_midpoint
+    from claims.sp_transformer.integrators import _explicit_midpoint
     e = _explicit_midpoint(grad, ham.Z0, 0.4, 100)
     H0 = H(ham.Z0)
     dE = np.abs(H(z) - H0) / H0
@@ -126,7 +126,7 @@ def _pendulum():
 def test_the_do_nothing_map_fails_the_accuracy_criterion(k):
     """The control of `sp_transformer:symplectic-integrators`: z_{n+1} = z_n is bounded and keeps H
     exactly, so only the accuracy criterion can reject it; it must, on eq. (26) at every k."""
-    from claims.sp_transformer_integrators import SMALL_ERROR, _accuracy_on
+    from claims.sp_transformer.integrators import SMALL_ERROR, _accuracy_on
     _, grad, hess = ham.oscillator(k)
     r = _accuracy_on(grad, hess, ham.Z0, 0.05, 50.0)["control_do_nothing"]
     assert not r["passes"] and r["final_error"] > SMALL_ERROR * np.abs(ham.Z0).max()
@@ -137,7 +137,7 @@ def test_the_do_nothing_map_fails_the_accuracy_criterion(k):
 def test_the_pendulum_closed_form_is_its_flow(q0):
     """`_pendulum_exact` (Jacobi sn, cn) against DOP853 at rtol = atol = 1e-12 over [0, 50]: equal to
     1e-8, the reference's own accuracy over ~8 periods near the separatrix (q0 = 3.1)."""
-    from claims.sp_transformer_integrators import _pendulum_exact
+    from claims.sp_transformer.integrators import _pendulum_exact
     grad, _ = _pendulum()
     t = np.linspace(0.0, 50.0, 201)
     q, p = _pendulum_exact([q0], t)
@@ -153,7 +153,7 @@ def test_the_batched_pendulum_steps_are_the_midpoint_rules(q0, h):
     midpoint rule, Newton-solved to a scaled residual 1e-13, to 2e-13 with the fixed-point count
     whose contraction bound (h²/4)^(j+1) is first below 2^-53; the explicit rule to 1e-14 (the same
     arithmetic in another order)."""
-    from claims.sp_transformer_integrators import (_explicit_midpoint, _fixed_point_iterations,
+    from claims.sp_transformer.integrators import (_explicit_midpoint, _fixed_point_iterations,
                                                    _pendulum_explicit_midpoint_step,
                                                    _pendulum_implicit_midpoint_step)
     grad, hess = _pendulum()
@@ -174,7 +174,7 @@ def test_the_explicit_midpoint_energy_drift_on_the_pendulum_is_third_order():
     energy drifts at O(h³ t). Over [0, 400], the drift (mean H over the last two linear periods
     minus over the first two) shrinks 8-fold when h halves (measured 8.0-8.3 at h = 0.1, 0.05,
     0.025), at every amplitude; O(h² t) would give 4."""
-    from claims.sp_transformer_integrators import PENDULUM_AMPLITUDES, _pendulum_explicit_midpoint_step
+    from claims.sp_transformer.integrators import PENDULUM_AMPLITUDES, _pendulum_explicit_midpoint_step
     q0 = np.array(PENDULUM_AMPLITUDES)
     drift = []
     for h in (0.1, 0.05):
@@ -196,7 +196,7 @@ def test_reading_b_on_the_amplitude_set_at_a_coarse_step():
     the reading holds; at q0 = 0.5 the explicit rule is the more accurate (0.041 against 0.049,
     its error in the cancellation between its two crossings, last octave exponent 0.25) and the
     amplitude is undecided, neither holds nor fails."""
-    from claims.sp_transformer_integrators import (PENDULUM_AMPLITUDES, _long_time_verdict,
+    from claims.sp_transformer.integrators import (PENDULUM_AMPLITUDES, _long_time_verdict,
                                                    _pendulum_accuracy)
     rows = _pendulum_accuracy(PENDULUM_AMPLITUDES, 0.025, 2048.0)
     for q0, r in zip(PENDULUM_AMPLITUDES, rows.values()):
@@ -215,7 +215,7 @@ def test_the_long_time_verdict_reads_the_growth_exponent(e, scale):
     """An envelope growing as t^e (exactly: a·2^(e·j) at t = 2^j·T/16), inside the window and ending
     below a comparator that left it: holds iff e is in LINEAR_GROWTH, fails otherwise; the same
     envelope above the window is undecided, as is one whose comparator grows linearly inside it."""
-    from claims.sp_transformer_integrators import LINEAR_GROWTH, _long_time_verdict, long_time_accuracy
+    from claims.sp_transformer.integrators import LINEAR_GROWTH, _long_time_verdict, long_time_accuracy
     env = 0.05 * scale * 2.0 ** (e * (np.arange(5) - 4))
     far = np.full(5, scale)
     r = long_time_accuracy(env, far, scale)
@@ -231,7 +231,7 @@ def test_on_eq_26_at_k_3_5_the_explicit_midpoint_rule_is_the_more_accurate():
     """The counterexample of reading (a) of `sp_transformer:symplectic-integrators`: eq. (26) at the
     test k = 3.5, h = 0.05 over [0, 50], where the implicit midpoint error (0.10) is still below
     10% of ‖z0‖∞ and grows linearly, the explicit midpoint rule of the same order ends at 0.075."""
-    from claims.sp_transformer_integrators import LINEAR_GROWTH, _accuracy_on
+    from claims.sp_transformer.integrators import LINEAR_GROWTH, _accuracy_on
     _, grad, hess = ham.oscillator(3.5)
     r = _accuracy_on(grad, hess, ham.Z0, 0.05, 50.0)["implicit_midpoint"]
     assert r["in_window"] and LINEAR_GROWTH[0] <= r["growth_exponent"] <= LINEAR_GROWTH[1], r
@@ -239,7 +239,7 @@ def test_on_eq_26_at_k_3_5_the_explicit_midpoint_rule_is_the_more_accurate():
 
 
 def test_accuracy_criterion_rejects_bad_input():
-    from claims.sp_transformer_integrators import (_error_envelope, _fixed_point_iterations,
+    from claims.sp_transformer.integrators import (_error_envelope, _fixed_point_iterations,
                                                    _pendulum_exact, long_time_accuracy)
     with pytest.raises(ValueError, match="traj, exact"):
         _error_envelope(np.zeros((20, 4)), np.zeros((21, 4)))

@@ -1,4 +1,4 @@
-"""claims/sympformer_consistency.py: seed 000 against itself. The rounding-interval comparison of
+"""claims/sympformer/consistency.py: seed 000 against itself. The rounding-interval comparison of
 printed numbers, the counterexample of Appendix B's minimum learning rate, and the table rows the
 'outperforms' sentences cannot mean."""
 from decimal import Decimal
@@ -6,7 +6,7 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claims.sympformer_consistency import (BASELINE, TABLES, YURII, _setting_readings, below, interval,
+from claims.sympformer.consistency import (BASELINE, TABLES, YURII, _setting_readings, below, interval,
                                            outperform_readings, sympformer_rows)
 
 

@@ -1,4 +1,4 @@
-"""The mathematics behind claims/sympformer_flows.py (seed 000, §1-§3), asserted directly in float64
+"""The mathematics behind claims/sympformer/flows.py (seed 000, §1-§3), asserted directly in float64
 or exactly: the rates and Nesterov's lower bound, the damping schedules, the symmetry that (11)
 needs, the layers (18)-(21) and their mean-field scaling, and the counterexample of the printed
 empirical measure."""
@@ -9,7 +9,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claims.sympformer_flows import _softmax_gamma_qk, nesterov_hard_function
+from claims.sympformer.flows import _softmax_gamma_qk, nesterov_hard_function
 from particles import attention as att
 
 DT = torch.float64

@@ -1,4 +1,4 @@
-"""The mathematics behind claims/sympformer_particles.py (seed 000, §4-§7) in float64: affine
+"""The mathematics behind claims/sympformer/remarks.py (seed 000, §4-§7) in float64: affine
 invariance and moments of elliptical distributions, the proofs of Propositions 4.5 and 5.1
 (the latter's counterexample), the mobility form, Remark 5.3's scaling, head averaging, the
 kernel count of the simultaneous update and the exact damping of the structured schemes."""
@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.integrate import quad
 
-from claims.sympformer_particles import (_generator, elliptical_density, kernel_evaluations_per_step,
-                                         linear_proof_residuals, proof_5_1_display)
+from claims.sympformer.remarks import (_generator, elliptical_density, kernel_evaluations_per_step,
+                                       linear_proof_residuals, proof_5_1_display)
 from particles import accelerated as acc
 from particles import integrators as I
 from theory import schemes as S

@@ -18,9 +18,9 @@ import pytest
 import claims
 
 SEED = Path(__file__).resolve().parents[2] / "shared" / "seeds" / "000_63047fa14d9c3172.txt"
-MODULES = ("claims.sympformer", "claims.sympformer_schemes", "claims.sympformer_nesterov",
-           "claims.sympformer_linear", "claims.sympformer_softmax", "claims.sympformer_flows",
-           "claims.sympformer_particles", "claims.sympformer_consistency")
+MODULES = ("claims.sympformer.hamiltonian", "claims.sympformer.schemes", "claims.sympformer.nesterov",
+           "claims.sympformer.linear", "claims.sympformer.softmax", "claims.sympformer.flows",
+           "claims.sympformer.remarks", "claims.sympformer.consistency")
 for _module in MODULES:  # only these modules: the test does not depend on other papers' modules
     if importlib.util.find_spec(_module) is not None:
         importlib.import_module(_module)

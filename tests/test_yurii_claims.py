@@ -1,5 +1,5 @@
-"""The helpers behind seed 004's new claims (claims/yurii_schemes.py, yurii_appendix.py,
-yurii_tables.py, yurii_consistency.py), asserted directly in float64; the places where the
+"""The helpers behind seed 004's new claims (claims/yurii/schemes.py, yurii/appendix.py,
+yurii/tables.py, yurii/consistency.py), asserted directly in float64; the places where the
 paper's text and its tables part (the failing readings of its ambiguities) reproduced here."""
 import numpy as np
 import pytest
@@ -7,10 +7,10 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from claims import yurii_appendix as ya
-from claims import yurii_consistency as yc
-from claims import yurii_schemes as ys
-from claims import yurii_tables as yt
+from claims.yurii import appendix as ya
+from claims.yurii import consistency as yc
+from claims.yurii import schemes as ys
+from claims.yurii import tables as yt
 
 F64 = torch.float64
 unit = st.floats(0.0, 1.0)

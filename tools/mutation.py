@@ -61,22 +61,22 @@ TESTS = {
     "theory/symplectic.py": ["tests/test_conventions.py", "tests/test_symplectic.py"],
     "theory/elliptical.py": ["tests/test_elliptical.py"],
 }
-SCHEMES_000 = ["claims.sympformer", "claims.sympformer_schemes", "claims.sympformer_softmax",
-               "claims.sympformer_abstract"]
-ATTENTION_000 = ["claims.sympformer_linear", "claims.sympformer_softmax", "claims.sympformer_abstract"]
-SEED_001 = ["claims.sp_transformer", "claims.sp_transformer_attention"]
+SCHEMES_000 = ["claims.sympformer.hamiltonian", "claims.sympformer.schemes", "claims.sympformer.softmax",
+               "claims.sympformer.abstract"]
+ATTENTION_000 = ["claims.sympformer.linear", "claims.sympformer.softmax", "claims.sympformer.abstract"]
+SEED_001 = ["claims.sp_transformer.theorems", "claims.sp_transformer.attention"]
 CLAIMS = {
     "particles/integrators.py": SCHEMES_000,
-    "theory/schemes.py": SCHEMES_000 + ["claims.sympformer_nesterov"],
-    "particles/attention.py": ATTENTION_000 + ["claims.lm_structure"],
+    "theory/schemes.py": SCHEMES_000 + ["claims.sympformer.nesterov"],
+    "particles/attention.py": ATTENTION_000 + ["claims.training.structure"],
     "particles/accelerated.py": ATTENTION_000,
     "particles/sympnet.py": SEED_001,
-    "particles/sinkhorn.py": ["claims.heatflow"],
-    "theory/gaussian_ot.py": ["claims.heatflow"],
-    "theory/rates.py": ["claims.momentum_streams", "claims.momentum_streams_families", "claims.yurii",
-                        "claims.sympformer_nesterov"],
-    "theory/symplectic.py": ["claims.sympformer", "claims.sympformer_softmax"] + SEED_001,
-    "theory/elliptical.py": ["claims.sympformer_linear", "claims.sympformer_abstract"],
+    "particles/sinkhorn.py": ["claims.heatflow.bridges"],
+    "theory/gaussian_ot.py": ["claims.heatflow.bridges"],
+    "theory/rates.py": ["claims.momentum_streams.contraction", "claims.momentum_streams.families", "claims.yurii.optimization",
+                        "claims.sympformer.nesterov"],
+    "theory/symplectic.py": ["claims.sympformer.hamiltonian", "claims.sympformer.softmax"] + SEED_001,
+    "theory/elliptical.py": ["claims.sympformer.linear", "claims.sympformer.abstract"],
 }
 
 AB2_WEIGHTS = "return (2.0 * h_prev + h) / (2.0 * h_prev), h / (2.0 * h_prev)"

@@ -36,7 +36,7 @@ from .studies import DIAGNOSED, STUDIES, get_study, run_plan
 from .train import DEFAULT_ROOT, ResultError, TrainConfig, TrainingDiverged, load_results, sweep, train
 from .variants import VARIANTS
 
-# "tables": every variant a ledger ordering claim reads (claims/lm.py), 36 variants.
+# "tables": every variant a ledger ordering claim reads (claims/training/tables.py), 36 variants.
 PRESETS = {
     "tables": list(dict.fromkeys(v for name in ("main", "linear", "deep", "deep-linear")
                                  for v in STUDIES[name].variants)),

@@ -38,7 +38,7 @@ Studies (docs/training.md gives the learning curves these were chosen from):
 * ``main-adamw``, ``main-half-lr``, ``main-matched`` -- seed 002 §4.2's ablations at proxy scale:
   ``main`` with AdamW for every parameter group, with half the Muon learning rate (Vanilla and
   TMMFormer), and a Vanilla widened to TMMFormer's parameter count (width 68)
-  (`claims.lm_ablation`).
+  (`claims.momentum_streams.ablation`).
 * ``wide`` and ``deep-wide`` -- ``main`` and ``deep`` at width 128 (4x their block parameters),
   with the arms of each paper's headline assertion: the gaps against model size of figure
   ``scale-trend`` (issue 25 item 7).

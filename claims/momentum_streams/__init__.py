@@ -1,0 +1,27 @@
+"""Seed 002, Gai, Huang, Wu: "Momentum streams for optimizer-inspired transformers"
+(002_395af419a1c7ba67.txt). The paper's map, module by module:
+
+- `methods`          §3 and App. A-B: gradient oracles and the Lie-Trotter block, Muon's Newton-Schulz
+                     polar factor, SOAP's covariance, the recurrence (F.3), the readout (3), the
+                     sharpness estimators and SAM's ascent (App. G)
+- `families`         §3.2, §5.3, App. A.2, F.3: Theorem 5.2's filter orders, Corollary F.3's families,
+                     whether ν enlarges TMM's class, the table of worst-case rates
+- `rates`            the printed rates of named methods: NAG (§3.2, A.1), TMM's optimality (§1, D.7),
+                     TMM against Nesterov (§4.2)
+- `preconditioning`  Appendices C and E: Proposition C.1, Remark C.2, Theorem E.1, LayerNorm's scale
+                     invariance
+- `contraction`      Appendix F: Lemmas F.1-F.2, the scope of the heavy-ball rate
+- `depth`            Appendix F at finite depth: Theorem F.4 and Lemma F.2's finite-depth sentence
+- `remarks`          Remark F.5, Remark E.2's balance premise, A.3's Adam, App. D.1's vocabulary,
+                     App. G's attention kernels, trace scale and power iteration
+- `diagnostics`      §5.3 (Jacobians) and §6.1 (flatness) on trained compact models
+- `ablation`         §4.2's ablations at proxy scale (pure AdamW, half Muon rate, parameter-matched)
+- `ablation_arithmetic`  the derived numbers of the ablations (§4.2, App. D.5, D.7)
+- `consistency`      the paper against itself: prose about results against its tables
+- `protocol`         the training protocol against itself: OWT ablations (Table 8), App. D.4's
+                     configurations, learned-scalar counts, schedules (7), (9), seeds and corpora
+- `inventory`        every checkable item of the paper and the claims that check it
+
+Tables 1-2, the parameter counts, containments, Newton-Schulz causality and the wall-clock
+sentences are decided with the other papers' training claims in `claims.training`.
+"""

@@ -1,0 +1,15 @@
+"""Seed 004, Zimin, Polyanskiy, Rigollet: "YuriiFormer: a suite of Nesterov-accelerated
+transformers" (004_bfbae7e9ba22b155.txt). The paper's map, module by module:
+
+- `optimization`  §3.1 and §6: heavy ball (6), the momentum template, Nesterov's rate on convex f
+- `schemes`       §2-§3 and App. B.2: the update rules as numerical schemes (oracles (1)-(2),
+                  (4)-(5), the Lie-Trotter splitting of §3.2)
+- `appendix`      §3.1 (Adam folded into the preconditioner) and App. B.2 (IMEX, PRK-Verlet, the
+                  Hamiltonian block)
+- `tables`        Tables 2-5 as printed (data for the consistency claims; no claims)
+- `consistency`   the paper against itself: prose against Tables 2-5, captions, appendix, counts
+- `inventory`     every checkable item of the paper and the claims that check it
+
+Tables 2 and 5, the Lie-Trotter sentence, parameter counts, oracle calls, causality and the
+wall-clock sentence are decided with the other papers' training claims in `claims.training`.
+"""
