@@ -14,11 +14,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from ._ledger import (BUDGETS, ERROR, PAPERS, VERDICTS, Claim, Evidence, Result, claim, decide,
+from ._ledger import (BUDGETS, ERROR, KINDS, PAPERS, VERDICTS, Claim, Evidence, Result, Slip, claim, decide,
                       decide_readings, jsonable, reading, register, registry, run, settings,
                       verdict_from)
 
-__all__ = ["BUDGETS", "ERROR", "PAPERS", "VERDICTS", "Claim", "Evidence", "Result", "claim", "decide",
+__all__ = ["BUDGETS", "ERROR", "KINDS", "PAPERS", "VERDICTS", "Claim", "Evidence", "Result", "Slip", "claim", "decide",
            "decide_readings", "jsonable", "reading", "register", "registry", "run", "settings",
            "verdict_from", "load", "select", "run_all"]
 

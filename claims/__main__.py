@@ -2,8 +2,10 @@
 
 Exit status 1 when any verdict differs from the claim's `expect` (errors included); 2 for bad
 arguments. Long studies read their committed results (results/) unless --recompute. The committed
-page docs/claims.md is written only by the whole ledger at the full budget
-(`--budget full --markdown docs/claims.md`); quick or --only pages go elsewhere."""
+pages (docs/claims.md, the index; docs/ledger/<paper>.md; docs/errata/<paper>.md) are written only
+by the whole ledger at the full budget (`--budget full --markdown docs/claims.md`); quick or --only
+pages go elsewhere. --errata PAPER prints that paper's errata sheet (the page
+docs/errata/<paper>.md holds the same text at the full budget)."""
 from __future__ import annotations
 
 import argparse
@@ -17,7 +19,9 @@ from theory.io import atomic_write_text
 
 from . import BUDGETS, run_all, select, settings
 from ._inventory import coverage_markdown, coverage_table, items
-from ._report import markdown, table, to_json
+from ._ledger import PAPERS
+from ._pages import errata_page, write_pages
+from ._report import table, to_json
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,13 +36,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="machine-readable output on stdout "
                    "(may be combined with --markdown)")
     p.add_argument("--markdown", metavar="PATH", type=Path,
-                   help="also write the ledger page to PATH (under docs/ only with --budget full "
-                   "and no --only)")
+                   help="also write the ledger pages: the index to PATH, the per-paper pages and "
+                   "errata sheets beside it in ledger/ and errata/ (under docs/ only with --budget "
+                   "full and no --only)")
+    p.add_argument("--errata", metavar="PAPER", choices=sorted(PAPERS),
+                   help="print the paper's errata sheet (runs its claims at --budget)")
     p.add_argument("--only", nargs="+", metavar="TAG_OR_ID", help="paper tags or claim ids")
     p.add_argument("--budget", choices=BUDGETS, default="quick")
     p.add_argument("--recompute", action="store_true",
                    help="recompute long studies instead of reading committed results (slow)")
     args = p.parse_args(argv)
+    if args.errata:
+        if args.only or args.json or args.markdown or args.coverage or args.list:
+            p.error("--errata: prints one paper's sheet; drop --only, --json, --markdown, --coverage, --list")
+        args.only = [args.errata]
     try:
         claims = select(args.only)
     except ValueError as exc:  # its message starts with the parameter's name, 'only: ...'
@@ -59,11 +70,14 @@ def main(argv: list[str] | None = None) -> int:
                  into_docs=args.budget == "full" and not args.only)
     settings.recompute = args.recompute
     # with --json, stdout is the JSON alone: what the checks print goes to stderr
-    with stdout_to_stderr() if args.json else contextlib.nullcontext():
+    with stdout_to_stderr() if args.json or args.errata else contextlib.nullcontext():
         results = run_all(claims, args.budget, progress=not args.json and sys.stderr.isatty())
+    if args.errata:
+        print(errata_page([r for r in results if r.claim.paper == args.errata], args.errata), end="")
+        return 0 if all(r.as_expected for r in results) else 1
     print(to_json(results) if args.json else table(results))
     if args.markdown is not None:
-        atomic_write_text(args.markdown, markdown(results, args.budget))
+        write_pages(args.markdown, results, args.budget)
     return 0 if all(r.as_expected for r in results) else 1
 
 

@@ -84,12 +84,12 @@ class Evidence:
             if not isinstance(r, Mapping) or not r.get("reading") or r.get("verdict") not in READING_VERDICTS:
                 raise ValueError(f"readings: each needs a 'reading' text and a 'verdict' in "
                                  f"{READING_VERDICTS} (use claims.reading), got {r!r}")
-        held = [r["reading"] for r in self.readings if r["verdict"] == "holds"]
+        held = [r["reading"] for r in admitted(self.readings) if r["verdict"] == "holds"]
         if self.verdict in ("holds-with-correction", "fails") and held:
             raise ValueError(f"verdict {self.verdict!r} says the paper is wrong, but the printed text "
                              f"holds under the reading(s) {held}: an erratum must fail under every "
                              "reasonable reading (use claims.decide_readings)")
-        split = held and any(r["verdict"] == "fails" for r in self.readings)
+        split = held and any(r["verdict"] == "fails" for r in admitted(self.readings))
         if split and not self.ambiguity:
             raise ValueError("readings: some readings hold and others fail; name the ambiguity "
                              "(the clarification the authors could make)")
@@ -143,11 +143,40 @@ def decide(printed_holds: bool, correction_holds: bool | None = None, *, criteri
                     correction=correction)
 
 
-def reading(text: str, holds: bool | None, **numbers: Any) -> dict[str, Any]:
+# Why a reading is not admitted (docs/architecture.md, "Admissible readings"): the rule's tag
+# and what it says. A reading must be supported by the words as printed, with the paper's own
+# definitions and notation (R1).
+NOT_ADMITTED = {
+    "correction": "R2: it changes a printed sign, factor, index, symbol or variable: a correction, "
+                  "never a reading",
+    "invented": "R3: it adds to the text what the text does not say (an 'only', an 'every', a "
+                "horizon, tolerance or value the text does not give or contradicts)",
+    "rescue": "R4: it rescues the text with what the text does not say (a mean the paper never "
+              "reports, a subset of its templates, a class it does not name)",
+}
+
+
+def reading(text: str, holds: bool | None, *, not_admitted: str | None = None,
+            **numbers: Any) -> dict[str, Any]:
     """One reading of the quoted text and the printed statement's verdict under it: `holds` True
-    (holds), False (fails) or None (the evidence cannot decide under this reading)."""
+    (holds), False (fails) or None (the evidence cannot decide under this reading).
+
+    `not_admitted` (a key of `NOT_ADMITTED`) keeps a reading on the page, with the rule that
+    excludes it, but out of the decision: a `correction` reading (a misprint read by its intent)
+    becomes the correction of `decide_readings` when no other is named; an `invented` failing
+    reading or a `rescue` holding one is only shown."""
+    if not_admitted is not None and not_admitted not in NOT_ADMITTED:
+        raise ValueError(f"not_admitted must be one of {sorted(NOT_ADMITTED)}, got {not_admitted!r}")
     verdict = "inconclusive" if holds is None else "holds" if holds else "fails"
-    return {"reading": text, "verdict": verdict, **numbers}
+    out = {"reading": text, "verdict": verdict, **numbers}
+    if not_admitted:
+        out["not_admitted"] = NOT_ADMITTED[not_admitted]
+    return out
+
+
+def admitted(readings) -> list[Mapping[str, Any]]:
+    """The readings that decide (those without `not_admitted`)."""
+    return [r for r in readings if not r.get("not_admitted")]
 
 
 def decide_readings(readings, correction_holds: bool | None = None, *, criterion: str,
@@ -156,7 +185,8 @@ def decide_readings(readings, correction_holds: bool | None = None, *, criterion
                     ambiguity: str | None = None) -> Evidence:
     """The verdict of a statement that can be read more than one way (issue 28).
 
-    The printed statement is an erratum only if it fails under every reasonable reading:
+    The printed statement is an erratum only if it fails under every admissible reading (readings
+    with `not_admitted` are shown, not counted: `reading`):
 
     some reading holds                        -> holds (with `ambiguity` when another reading fails)
     every reading fails, the correction holds -> holds-with-correction
@@ -166,9 +196,13 @@ def decide_readings(readings, correction_holds: bool | None = None, *, criterion
     `readings` are `reading(...)` dicts; the correction and counterexample belong to the erratum
     case and are kept as evidence in every case."""
     readings = tuple(readings)
-    if not readings:
-        raise ValueError("readings: at least one reading of the quoted text is needed")
-    verdicts = [r["verdict"] for r in readings]
+    deciding = admitted(readings)
+    if not deciding:
+        raise ValueError("readings: at least one admissible reading of the quoted text is needed")
+    corrections = [r for r in readings if r.get("not_admitted") == NOT_ADMITTED["correction"]]
+    if correction is None and corrections:   # a misprint read by its intent is the correction
+        correction, correction_holds = corrections[0]["reading"], corrections[0]["verdict"] == "holds"
+    verdicts = [r["verdict"] for r in deciding]
     printed_holds = "holds" in verdicts
     decided = printed_holds or all(v == "fails" for v in verdicts)
     correction_holds = None if correction_holds is None else bool(correction_holds)
@@ -177,6 +211,35 @@ def decide_readings(readings, correction_holds: bool | None = None, *, criterion
                     counterexample=counterexample,
                     correction=correction,
                     readings=readings, ambiguity=ambiguity if printed_holds and "fails" in verdicts else None)
+
+
+# What a verdict says of the paper (`Result.kind`), in the order the tallies list them
+# (docs/architecture.md, "Verdict classes").
+KINDS = ("holds", "misprint", "erratum", "ambiguity", "proxy", "not-reproduced", "inconclusive",
+         "premise", "extension", "repeat", "error")
+
+
+@dataclass(frozen=True)
+class Slip:
+    """What a statement that is false as printed gets wrong, for the paper's errata sheet.
+
+    printed:      the printed text at fault, quoted short (LaTeX where the paper prints a formula)
+    should_read:  what it should read
+    intended_at:  for a misprint, the locator where the paper itself shows the intended form (the
+                  same formula correct elsewhere, the proposition a proof proves, the next slide's
+                  sign); "" for an erratum, whose correction had to be derived
+    root_cause:   the id of the claim that counts the slip when this statement fails only as its
+                  consequence (one slip, one count); "" when this claim is the root
+    """
+
+    printed: str
+    should_read: str
+    intended_at: str = ""
+    root_cause: str = ""
+
+    def __post_init__(self):
+        if not self.printed or not self.should_read:
+            raise ValueError("a slip needs the printed text and what it should read")
 
 
 @dataclass(frozen=True)
@@ -204,6 +267,15 @@ class Claim:
     # The referee's finding on a verdict that says the paper is wrong (issue 28): confirmed or
     # changed, and why.
     referee: str = ""
+    # True when the claim checks a sharper statement than the paper makes (a horizon, an "every",
+    # a level the text does not give): like a premise, outside the paper's tally (issue 38).
+    extension: bool = False
+    # For a statement false as printed: what it gets wrong, whether the paper shows the intended
+    # form (a misprint) or the correction had to be derived (an erratum), and its root cause.
+    slip: Slip | None = None
+    # The independent re-judgement of the verdict's class (issue 38): each referee's finding
+    # ("A", "B") and the rule that decided ("rule"), shown on the page.
+    review: Mapping[str, str] | None = None
 
     def __post_init__(self):
         paper, sep, rest = self.id.partition(":")
@@ -214,6 +286,11 @@ class Claim:
             raise ValueError(f"source of {self.id} must be seed {PAPERS[paper]}, got {self.source[0]}")
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
+        if self.slip is not None and self.slip.root_cause == self.id:
+            object.__setattr__(self, "slip", Slip(self.slip.printed, self.slip.should_read,
+                                                  self.slip.intended_at, ""))
+        if self.premise and self.extension:
+            raise ValueError(f"{self.id}: a claim is a premise or an extension, not both")
         for name in ("expect", "expect_quick"):
             value = getattr(self, name)
             if value not in VERDICTS and not (name == "expect_quick" and value is None):
@@ -225,6 +302,11 @@ class Claim:
     @property
     def paper(self) -> str:
         return self.id.partition(":")[0]
+
+    @property
+    def root_cause(self) -> str:
+        """The claim that counts this claim's slip (itself when it is the root)."""
+        return (self.slip.root_cause or self.id) if self.slip is not None else self.id
 
     @property
     def locator(self) -> str:
@@ -253,8 +335,11 @@ class Result:
         return {"id": c.id, "paper": c.paper, "source": c.source[0], "locator": c.locator,
                 "statement": c.statement, "method": c.method, "verdict": self.verdict,
                 "expect": c.expected(self.budget), "premise": c.premise, "repeats": c.repeats or None,
-                "kind": self.kind,
-                "referee": c.referee, "evidence": evidence}
+                "kind": self.kind, "root_cause": c.root_cause if self.kind in ("misprint", "erratum") else None,
+                "slip": None if c.slip is None else {"printed": c.slip.printed, "should_read": c.slip.should_read,
+                                                     "intended_at": c.slip.intended_at or None},
+                "referee": c.referee, "review": dict(c.review) if c.review else None,
+                "extension": c.extension, "evidence": evidence}
 
     @property
     def at_proxy_scale(self) -> bool:
@@ -266,23 +351,34 @@ class Result:
 
     @property
     def kind(self) -> str:
-        """What the verdict says of the paper, for the tallies: `premise` (an unstated premise or
-        an extension, never the paper's error), `repeat` (the sentence another claim counts:
-        `Claim.repeats`), `erratum` (holds-with-correction or fails),
-        `proxy` (an experiment that fails at a proxy scale of the paper's models: what holds at
-        that scale, not an error of the paper's own runs), `not-reproduced` (an experiment at the
-        paper's own scale that fails: the printed recipe, with the settings the paper does not
-        give filled in by us, does not reproduce what the paper reports of its own trained runs;
-        not an error shown in the paper either), `ambiguity` (holds under one reading, fails under
-        another), `holds`, `inconclusive`, `error`."""
+        """What the verdict says of the paper, for the tallies (`KINDS`; docs/architecture.md):
+
+        - `premise`, `extension`: the claim checks what the paper does not state (an assumption
+          its argument needs; a sharper statement than the text), never the paper's error;
+          `repeat`: the sentence another claim counts (`Claim.repeats`);
+        - experiments: `proxy` when decided (holds or fails) at a proxy scale of the paper's
+          models, `not-reproduced` when one at the paper's own scale fails; an experiment's fail
+          is never an erratum;
+        - a statement false as printed (holds-with-correction, fails): `misprint` when the paper
+          itself shows the intended form (`Slip.intended_at`), else `erratum`;
+        - `ambiguity` (holds under one admissible reading, fails under another), `holds`,
+          `inconclusive`, `error`."""
         if self.claim.premise:
             return "premise"
+        if self.claim.extension:
+            return "extension"
         if self.claim.repeats:
             return "repeat"
+        if self.evidence is None:
+            return "error"
+        if self.claim.method == "experiment" and self.verdict != "inconclusive":
+            if self.at_proxy_scale:
+                return "proxy"
+            if self.verdict in ("holds-with-correction", "fails"):
+                return "not-reproduced"
         if self.verdict in ("holds-with-correction", "fails"):
-            if self.claim.method == "experiment":
-                return "proxy" if self.at_proxy_scale else "not-reproduced"
-            return "erratum"
+            slip = self.claim.slip
+            return "misprint" if slip is not None and slip.intended_at else "erratum"
         if self.verdict == "holds" and self.evidence.ambiguity:
             return "ambiguity"
         return self.verdict
@@ -301,7 +397,8 @@ def register(claim: Claim) -> Claim:
 def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
           figures: tuple[str, ...] | list[str] = (), expect_quick: str | None = None,
           threads: int | None = None, paper_text: str = "", premise: bool = False,
-          repeats: str = "", referee: str = ""):
+          repeats: str = "", referee: str = "", extension: bool = False, slip: Slip | None = None,
+          review: Mapping[str, str] | None = None):
     """Decorator registering `check(budget) -> Evidence` as the claim `id`.
 
     `threads`: run the registered check with that many intra-op torch threads
@@ -321,7 +418,8 @@ def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
         register(Claim(id=id, source=(PAPERS.get(paper, "?"), locator), statement=statement,
                        method=method, check=registered, expect=expect, figures=tuple(figures),
                        expect_quick=expect_quick, paper_text=paper_text, premise=premise,
-                       repeats=repeats, referee=referee))
+                       repeats=repeats, referee=referee, extension=extension, slip=slip,
+                       review=review))
         return check
 
     return wrap
@@ -345,12 +443,24 @@ def run(claim: Claim, budget: str = "quick") -> Result:
                       error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}")
 
 
+class RoundingLevel(float):
+    """A float64 error at rounding level, shown on the ledger page as the bound `bound` it lies
+    below (its digits differ between CPUs; the JSON keeps the value)."""
+
+    def __new__(cls, value: float, bound: float):
+        if not value < bound:
+            raise ValueError(f"value {value!r} is not below its rounding bound {bound!r}")
+        self = super().__new__(cls, value)
+        self.bound = bound
+        return self
+
+
 def jsonable(x: Any) -> Any:
     """Numbers and containers as plain JSON values (numpy/torch scalars and arrays included)."""
     if x is None or isinstance(x, (bool, str, int)):
         return x
     if isinstance(x, float):
-        return x if math.isfinite(x) else repr(x)
+        return x if math.isfinite(x) else repr(x)  # a RoundingLevel stays one (JSON: its value)
     if isinstance(x, Mapping):
         return {str(k): jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):

@@ -1,4 +1,6 @@
-"""Renderings of ledger results: terminal table, JSON, the markdown page docs/claims.md."""
+"""Renderings of ledger results: terminal table, JSON, the pieces of the ledger pages (verdict
+cells, evidence values, ordering tables, tallies; the pages themselves: `claims._pages`) and the
+README's summary read back from those pages."""
 from __future__ import annotations
 
 import json
@@ -6,21 +8,25 @@ import re
 import textwrap
 from typing import Any, Iterable
 
-from ._ledger import PAPERS, VERDICTS, Result
+from ._ledger import KINDS, PAPERS, VERDICTS, Result, RoundingLevel
 
 _MARK = {"holds": "holds", "holds-with-correction": "holds (corrected)", "fails": "FAILS",
          "inconclusive": "inconclusive", "error": "ERROR"}
 # What a verdict says of the paper, appended to its mark on the page (`Result.kind`): a premise
 # is never the paper's error, an ambiguity holds under one reading of the text.
-_KIND_MARK = {"premise": "premise", "ambiguity": "ambiguous", "proxy": "at proxy scale",
+_KIND_MARK = {"misprint": "misprint", "erratum": "erratum", "premise": "premise",
+              "extension": "extension", "ambiguity": "ambiguous", "proxy": "at proxy scale",
               "not-reproduced": "not reproduced", "repeat": "repeats a counted sentence"}
-_APART = ("premise", "repeat")   # kinds that are not statements of the paper in the tallies
+_APART = ("premise", "extension", "repeat")   # kinds that are not statements of the paper
 KIND_SEP = " · "
+ROOT_MARK = "consequence of "
 
 
 def _verdict_cell(r: Result) -> str:
     kind = _KIND_MARK.get(r.kind)
-    return _MARK[r.verdict] + (KIND_SEP + kind if kind else "")
+    root = (f", {ROOT_MARK}`{r.claim.root_cause}`"
+            if r.kind in ("misprint", "erratum") and r.claim.root_cause != r.claim.id else "")
+    return _MARK[r.verdict] + (KIND_SEP + kind + root if kind else "")
 
 
 # Rounding floor of the page: a float this small is at rounding level on every machine, and its
@@ -35,6 +41,8 @@ def _fmt(x: Any, full: bool = False) -> str:
     """A value as the page prints it: 3 significant digits, floats below FLOAT_FLOOR as a bound,
     a long list or dict shortened with the number of entries it hides (`full`: never shortened,
     for tables of printed values); the JSON (`--json`) always has every entry."""
+    if isinstance(x, RoundingLevel):
+        return f"< {x.bound:g} (rounding level)"
     if isinstance(x, float):
         return f"|x| < {FLOAT_FLOOR:g}" if 0 < abs(x) < FLOAT_FLOOR else f"{x:.3g}"
     if isinstance(x, (list, tuple)):
@@ -43,9 +51,21 @@ def _fmt(x: Any, full: bool = False) -> str:
         return f"[{inner}{_hidden(len(x) - len(shown))}]"
     if isinstance(x, dict):
         items = list(x.items()) if full else list(x.items())[:DICT_SHOWN]
-        inner = ", ".join(f"{k}: {_fmt(v, full)}" for k, v in items)
+        inner = ", ".join(f"{_key(k)}: {_fmt(v, full)}" for k, v in items)
         return "{" + inner + _hidden(len(x) - len(items)) + "}"
     return str(x)
+
+
+_FLOAT_KEY = re.compile(r"^[-+]?\d*\.\d{7,}(e[-+]?\d+)?$")
+
+
+def _key(k: Any) -> str:
+    """A dictionary key as the page prints it: a float key (a grid value such as κ) at 6
+    significant digits, the precision of the claims' grids, so that its last bits, which differ
+    between CPUs (9.391585430568988 here, 9.39158543056899 there), never reach the page."""
+    if isinstance(k, float) or (isinstance(k, str) and _FLOAT_KEY.match(k)):
+        return f"{float(k):.6g}"
+    return str(k)
 
 
 def _hidden(n: int) -> str:
@@ -53,8 +73,8 @@ def _hidden(n: int) -> str:
 
 
 def _full(key: str) -> bool:
-    """Tables of printed values are never shortened."""
-    return key.startswith("printed") or key.endswith("_printed")
+    """Tables of printed values and the deviations from a paper's protocol are never shortened."""
+    return key.startswith("printed") or key.endswith("_printed") or key == "deviations"
 
 
 def table(results: Iterable[Result]) -> str:
@@ -150,164 +170,84 @@ def ordering_blocks(page: str) -> dict[str, str]:
     return {m.group(1): m.group(0) for m in re.finditer(pattern, page, re.S)}
 
 
-def tallies(kinds: Iterable[tuple[str, str]]) -> dict[str, int]:
-    """Counts over (verdict, kind) pairs: the papers' own statements by verdict (premises and
-    repeats of a counted sentence left out), their errata and ambiguities, the premises, the repeats."""
-    kinds = list(kinds)
-    own = [v for v, k in kinds if k not in _APART]
-    out = {v: own.count(v) for v in (*VERDICTS, "error")}
-    out.update(statements=len(own), errata=sum(k == "erratum" for _, k in kinds),
-               errata_corrected=sum(k == "erratum" and v == "holds-with-correction" for v, k in kinds),
-               errata_failing=sum(k == "erratum" and v == "fails" for v, k in kinds),
-               proxy_fails=sum(k == "proxy" for _, k in kinds),
-               not_reproduced=sum(k == "not-reproduced" for _, k in kinds),
-               ambiguities=sum(k == "ambiguity" for _, k in kinds),
-               premises=sum(k == "premise" for _, k in kinds), repeats=sum(k == "repeat" for _, k in kinds),
-               claims=len(kinds))
+def tallies(rows: Iterable[tuple[str, str, str]]) -> dict[str, int]:
+    """Counts over (verdict, kind, root cause) triples: the claims of each kind (`KINDS`), the
+    papers' own statements (premises, extensions and repeats left out), the root causes of the
+    misprints and errata (one slip, one count) and their consequences, and the proxy experiments
+    by verdict."""
+    rows = list(rows)
+    out = {k: sum(kind == k for _, kind, _ in rows) for k in KINDS}
+    for k in ("misprint", "erratum"):
+        roots = {root for _, kind, root in rows if kind == k}
+        out[f"{k}_roots"] = len(roots)
+        out[f"{k}_consequences"] = out[k] - len(roots)
+    out.update(claims=len(rows), statements=sum(kind not in _APART for _, kind, _ in rows),
+               proxy_holds=sum(kind == "proxy" and v == "holds" for v, kind, _ in rows),
+               proxy_fails=sum(kind == "proxy" and v != "holds" for v, kind, _ in rows))
     return out
+
+
+def _n(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def _tally_line(t: dict[str, int]) -> str:
+    slips = t["misprint_roots"] + t["erratum_roots"]
+    consequences = t["misprint_consequences"] + t["erratum_consequences"]
     return (f"{t['claims']} claims. Of the {t['statements']} that check a statement the paper makes: "
-            f"{t['holds'] - t['ambiguities']} hold as printed, {t['ambiguities']} hold under one "
-            f"reasonable reading but not another (ambiguities: a clarification, not an error), "
-            f"{t['errata']} are errata ({t['errata_corrected']} hold only with a stated "
-            f"correction, {t['errata_failing']} fail under every reasonable reading), "
-            + (f"{t['proxy_fails']} {'is an experiment that fails' if t['proxy_fails'] == 1 else 'are experiments that fail'}"
-               " at proxy scale (what holds at that scale, not an error of the paper's runs), "
-               if t["proxy_fails"] else "")
-            + (f"{t['not_reproduced']} {'is an experiment' if t['not_reproduced'] == 1 else 'are experiments'}"
-               " at the paper's own scale not reproduced under the printed recipe (with the settings "
-               "the paper leaves open filled in; not an error shown in the paper), "
-               if t["not_reproduced"] else "")
-            + f"{t['inconclusive']} are inconclusive" + (f", {t['error']} raised an error" if t["error"] else "") + ". "
-            f"{t['premises']} check an unstated premise or an extension (never counted as the "
-            "paper's error)."
-            + (f" {t['repeats']} check{'s' if t['repeats'] == 1 else ''} again, at another level, a sentence "
-               "that another claim counts (listed with its own verdict, counted once)." if t["repeats"] else ""))
-
-
-def _claim_rows(rows: list[Result]) -> list[str]:
-    out = ["| claim | locator | statement | method | verdict |", "|---|---|---|---|---|"]
-    for r in rows:
-        c = r.claim
-        verdict = _verdict_cell(r) + ("" if r.as_expected else f" (expected {c.expected(r.budget)})")
-        out.append(f"| `{c.id}` | {c.locator} | {c.statement} | {c.method} | {verdict} |")
-    return out
-
-
-def _quote(text: str) -> list[str]:
-    return ["- paper text:", ""] + [f"  > {line}" if line else "  >" for line in text.splitlines()] + [""]
-
-
-def markdown(results: Iterable[Result], budget: str) -> str:
-    results = list(results)
-    t = tallies((r.verdict, r.kind) for r in results)
-    out = ["# The claims ledger", "",
-           "Generated by `python -m figures` (or `python -m claims --markdown docs/claims.md`); "
-           f"do not edit by hand. Budget: `{budget}`.", "",
-           "Verdicts are computed by each check from its evidence by the criterion shown; "
-           "`expect` is the verdict established earlier, kept as a regression pin. A verdict that "
-           "says the paper is wrong (holds with correction, fails) is an erratum only because the "
-           "quoted text fails under every reasonable reading listed with it; a statement that holds "
-           "under one reading and fails under another is marked *ambiguous* and counted as holding. "
-           "Claims marked *premise* check something the paper does not state (an assumption its "
-           "argument needs, a setting it does not discuss) and are listed under their own heading, "
-           "outside the paper's tally.", "",
-           "Language-model experiment verdicts are at proxy scale: byte-level models of 0.2-0.4M "
-           "parameters on a pinned Shakespeare corpus, trained on a CPU (the papers: BPE tokens of "
-           "TinyStories or OpenWebText on GPUs; seed 000's models have 3.4-3.7M parameters, 9-15x "
-           "ours, seeds 002 and 004's 124-354M, about 500-1600x); each states its `scale` and its "
-           "`deviations` from the paper's protocol. A verdict there says what holds at that scale, "
-           "on the sign of each difference the paper asserts; it is not a replication of the paper's "
-           "own runs, and one that fails there is marked *at proxy scale* and counted apart from the "
-           "errata. An experiment at the paper's own scale (seed 001's small networks) that fails is "
-           "marked *not reproduced*: the printed recipe, with the settings the paper leaves open "
-           "filled in, does not give what the paper reports of its own runs; it is counted apart "
-           "from the errata too.", "",
-           _tally_line(t), "",
-           "| verdict | the papers' statements | premises and extensions | repeats of a counted sentence |",
-           "|---|---|---|---|"]
-    for v in (*VERDICTS, "error"):
-        n_own = sum(1 for r in results if r.verdict == v and r.kind not in _APART)
-        n_prem = sum(1 for r in results if r.verdict == v and r.kind == "premise")
-        n_rep = sum(1 for r in results if r.verdict == v and r.kind == "repeat")
-        if n_own or n_prem or n_rep:
-            out.append(f"| {v} | {n_own} | {n_prem} | {n_rep} |")
-    for paper, seed in PAPERS.items():
-        rows = [r for r in results if r.claim.paper == paper]
-        if not rows:
-            continue
-        own, premises = [r for r in rows if r.kind != "premise"], [r for r in rows if r.kind == "premise"]
-        pt = tallies((r.verdict, r.kind) for r in rows)
-        out += ["", f"## `{paper}` ({seed})", "", _tally_line(pt), ""] + _claim_rows(own)
-        if premises:
-            out += ["", f"### `{paper}`: unstated premises and extensions", "",
-                    "Not statements of the paper: assumptions its arguments need or settings it does "
-                    "not discuss. Their verdicts are never counted as the paper's errors.", ""]
-            out += _claim_rows(premises)
-        for r in own + premises:
-            out += ["", f"### `{r.claim.id}`: {_verdict_cell(r)}", ""]
-            if r.claim.paper_text:
-                out += _quote(r.claim.paper_text)
-            if r.claim.repeats:
-                out.append(f"- repeats: `{r.claim.repeats}` checks the same sentence; it is counted once, there")
-            if r.evidence is None:
-                out += ["```", (r.error or "").strip(), "```"]
-                continue
-            e = r.evidence.as_dict()
-            out.append(f"- criterion: {e['criterion']}")
-            for rd in e["readings"]:
-                extra = {k: v for k, v in rd.items() if k not in ("reading", "verdict")}
-                out.append(f"- reading: {rd['reading']} → {rd['verdict']}"
-                           + (f" ({_fmt(extra)})" if extra else ""))
-            if e["ambiguity"]:
-                out.append(f"- ambiguity: {e['ambiguity']}")
-            tables = ordering_tables(r.claim.id, e["numbers"])
-            for k, v in e["numbers"].items():
-                if not (tables and k in _TABLED):
-                    out.append(f"- {k}: {_fmt(v, _full(k))}")
-            out += tables
-            if e["correction"]:
-                out.append(f"- correction: {e['correction']}")
-            if e["counterexample"]:
-                out.append(f"- counterexample: {_fmt(e['counterexample'])}")
-            if r.claim.referee:
-                out.append(f"- referee: {r.claim.referee}")
-            if r.claim.figures:
-                out.append("- figures: " + ", ".join(
-                    f"[{f}](figures/{f}.png)" for f in r.claim.figures))
-    return "\n".join(out) + "\n"
+            f"{t['holds']} hold as printed; "
+            f"{_n(t['misprint_roots'], 'misprint', 'misprints')} (false as printed, the intended form "
+            f"shown by the paper itself) and {_n(t['erratum_roots'], 'erratum', 'errata')} (false "
+            f"under every admissible reading, the correction derived): {slips} errors of the papers, "
+            f"counted once per root cause, which make {_n(consequences, 'further statement', 'further statements')} "
+            f"fail as consequences; "
+            f"{_n(t['ambiguity'], 'ambiguity', 'ambiguities')} (two readings the words support, one "
+            f"holds: a clarification, not an error); "
+            f"{_n(t['proxy'], 'experiment', 'experiments')} decided at proxy scale ({t['proxy_holds']} "
+            f"hold, {t['proxy_fails']} fail there: neither holds as printed nor an error of the "
+            f"paper's runs)"
+            + (f"; {_n(t['not-reproduced'], 'experiment', 'experiments')} at the paper's own scale "
+               "not reproduced under the printed recipe (not an error shown in the paper)"
+               if t["not-reproduced"] else "")
+            + f"; {t['inconclusive']} inconclusive" + (f"; {t['error']} raised an error" if t["error"] else "")
+            + f". {_n(t['premise'], 'claim checks', 'claims check')} an unstated premise and "
+            f"{_n(t['extension'], 'an extension', 'extensions')} (sharper than the text), never "
+            "counted as the paper's error."
+            + (f" {_n(t['repeat'], 'claim checks', 'claims check')} again, at another level, a "
+               "sentence that another claim counts (listed with its own verdict, counted once)."
+               if t["repeat"] else ""))
 
 
 # ------------------------------------------------------------------ the README's summary, from the page
 
-SUMMARY_BEGIN = "<!-- ledger-summary: generated from docs/claims.md by `python tools/sync_readme.py` -->"
+SUMMARY_BEGIN = "<!-- ledger-summary: generated from docs/ledger/ by `python tools/sync_readme.py` -->"
 SUMMARY_END = "<!-- /ledger-summary -->"
 _VERDICT_OF_MARK = {mark: verdict for verdict, mark in _MARK.items()}
+_KIND_OF_MARK = {m: k for k, m in _KIND_MARK.items()}
 _ROW = re.compile(r"^\| `([a-z_]+:[^`]+)` \|.*\| ([^|]+?) \|$", re.M)
 _MENTION = re.compile(r"`([a-z_]+:[A-Za-z0-9.\-]+)` → (holds-with-correction|holds|fails|inconclusive|error)")
 
 
-def page_kinds(page: str) -> dict[str, tuple[str, str]]:
-    """{claim id: (verdict, kind)} read back from a ledger page written by `markdown`."""
+def page_kinds(page: str) -> dict[str, tuple[str, str, str]]:
+    """{claim id: (verdict, kind, root cause)} read back from ledger pages written by
+    `claims._pages` (the per-paper pages, concatenated: `claims._pages.read_pages`)."""
     out = {}
     for cid, cell in _ROW.findall(page):
         mark, _, tag = cell.split(" (expected ")[0].strip().partition(KIND_SEP)
         if mark not in _VERDICT_OF_MARK:
             raise ValueError(f"page: unknown verdict {cell!r} for {cid}")
+        tag, _, root = tag.partition(", " + ROOT_MARK)
         verdict = _VERDICT_OF_MARK[mark]
-        kind = {m: k for k, m in _KIND_MARK.items()}.get(tag) or (
-            "erratum" if verdict in ("holds-with-correction", "fails") else verdict)
-        out[cid] = (verdict, kind)
+        kind = _KIND_OF_MARK.get(tag) or verdict
+        out[cid] = (verdict, kind, root.strip("`") or cid)
     if not out:
-        raise ValueError("page: no claim rows found (is it a ledger page written by `markdown`?)")
+        raise ValueError("page: no claim rows found (is it a ledger page written by claims._pages?)")
     return out
 
 
 def page_verdicts(page: str) -> dict[str, str]:
-    """{claim id: verdict} read back from a ledger page written by `markdown` (docs/claims.md)."""
-    return {cid: v for cid, (v, _) in page_kinds(page).items()}
+    """{claim id: verdict} read back from ledger pages (`page_kinds`)."""
+    return {cid: v for cid, (v, _, _) in page_kinds(page).items()}
 
 
 PROXY_SCALE = (
@@ -320,45 +260,53 @@ PROXY_SCALE = (
     "not that the paper's own runs are wrong.")
 
 
-def ledger_summary(kinds: dict[str, tuple[str, str]]) -> str:
-    """The README's generated paragraph: the tallies (errata, ambiguities and premises apart), the
-    proxy scale of the experiment verdicts, then the ids of every claim that is not a plain
-    hold."""
+def ledger_summary(kinds: dict[str, tuple[str, str, str]]) -> str:
+    """The README's generated paragraph: the tallies (misprints and errata by root cause, their
+    consequences, ambiguities, proxy experiments, premises and extensions apart), the proxy scale
+    of the experiment verdicts, then the ids of every claim that is not a plain hold."""
     t = tallies(kinds.values())
     lines = [SUMMARY_BEGIN] + textwrap.wrap(_tally_line(t) + " " + PROXY_SCALE, width=100) + [""]
-    groups = (("erratum", "holds-with-correction", "Errata, hold only with a correction"),
-              ("erratum", "fails", "Errata, fail under every reading"),
-              ("proxy", "fails", "Experiments that fail at proxy scale (not errata)"),
-              ("not-reproduced", "fails", "Experiments not reproduced under the printed recipe (not errata)"),
-              ("ambiguity", "holds", "Ambiguous, hold under one reading"),
-              ("inconclusive", "inconclusive", "Inconclusive"),
-              ("premise", None, "Unstated premises and extensions"),
-              ("repeat", None, "Repeats of a sentence another claim counts"), ("error", "error", "Error"))
-    for kind, verdict, label in groups:
-        ids = [f"`{c}`" + (f" ({v})" if kind in _APART else "")
-               for c, (v, k) in sorted(kinds.items()) if k == kind and verdict in (None, v)]
-        if ids:
-            lines += textwrap.wrap(f"- {label} ({len(ids)}): " + ", ".join(ids) + ".", width=100,
-                                   subsequent_indent="  ", break_on_hyphens=False)
+    groups = (("misprint", "Misprints (errata of the typo class; the paper shows the intended form), by root cause"),
+              ("erratum", "Errata (false under every admissible reading; the correction derived), by root cause"),
+              ("proxy", "Experiments decided at proxy scale (not errata)"),
+              ("not-reproduced", "Experiments not reproduced under the printed recipe (not errata)"),
+              ("ambiguity", "Ambiguities (two admissible readings, one holds)"),
+              ("inconclusive", "Inconclusive"), ("premise", "Unstated premises"),
+              ("extension", "Extensions (sharper than the text)"),
+              ("repeat", "Repeats of a sentence another claim counts"), ("error", "Error"))
+    for kind, label in groups:
+        mine = {c: (v, r) for c, (v, k, r) in sorted(kinds.items()) if k == kind}
+        if not mine:
+            continue
+        if kind in ("misprint", "erratum"):
+            roots = sorted({r for _, r in mine.values()})
+            ids = [f"`{root}`" + ("" if not (cons := [c for c, (_, r) in mine.items() if r == root and c != root])
+                                  else " (with " + ", ".join(f"`{c}`" for c in cons) + ")") for root in roots]
+            n = len(roots)
+        else:
+            ids = [f"`{c}`" + (f" ({v})" if kind in (*_APART, "proxy") else "") for c, (v, _) in mine.items()]
+            n = len(ids)
+        lines += textwrap.wrap(f"- {label} ({n}): " + ", ".join(ids) + ".", width=100,
+                               subsequent_indent="  ", break_on_hyphens=False)
     return "\n".join(lines + [SUMMARY_END])
 
 
-def sync_readme(readme: str, kinds: dict[str, tuple[str, str]]) -> str:
+def sync_readme(readme: str, kinds: dict[str, tuple[str, str, str]]) -> str:
     """`readme` with its generated summary block rewritten and every `` `id` → verdict `` mention
-    set to the verdict of `kinds` ({id: (verdict, kind)}, `page_kinds`); raises ValueError for a
-    missing block or an unknown id."""
+    set to the verdict of `kinds` ({id: (verdict, kind, root)}, `page_kinds`); raises ValueError
+    for a missing block or an unknown id."""
     start, end = readme.find(SUMMARY_BEGIN), readme.find(SUMMARY_END)
     if start < 0 or end < start:
         raise ValueError(f"readme: no block between {SUMMARY_BEGIN!r} and {SUMMARY_END!r}")
-    verdicts = {cid: v for cid, (v, _) in kinds.items()}
+    verdicts = {cid: v for cid, (v, _, _) in kinds.items()}
     readme = readme[:start] + ledger_summary(kinds) + readme[end + len(SUMMARY_END):]
     unknown = sorted({cid for cid, _ in _MENTION.findall(readme)} - set(verdicts))
     if unknown:
-        raise ValueError(f"readme: mentions claims the ledger page does not list: {unknown}")
+        raise ValueError(f"readme: mentions claims the ledger pages do not list: {unknown}")
     return _MENTION.sub(lambda m: f"`{m.group(1)}` → {verdicts[m.group(1)]}", readme)
 
 
-TABLES_BEGIN = "<!-- ledger-tables: generated from docs/claims.md by `python tools/sync_readme.py` -->"
+TABLES_BEGIN = "<!-- ledger-tables: generated from docs/ledger/ by `python tools/sync_readme.py` -->"
 TABLES_END = "<!-- /ledger-tables -->"
 
 

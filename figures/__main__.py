@@ -5,10 +5,11 @@ ledger page from the same memoized claim runs. Long studies read their committed
 (results/) unless --recompute.
 
 Where it writes: the full-budget run of everything (no --quick, no --only) writes the committed
-docs/figures/ and docs/claims.md. Every other run writes runs/figures/<budget>/ (git-ignored)
-and its ledger page to runs/figures/<budget>/claims.md. --out DIR moves the figures to DIR and
-the page to DIR/claims.md (docs/claims.md when DIR is docs/figures); --ledger PATH moves the
-page. The coverage page (coverage.md, from the inventory claims/<paper>/inventory.py) is written next to
+docs/figures/ and the ledger pages (docs/claims.md, the index; docs/ledger/<paper>.md;
+docs/errata/<paper>.md). Every other run writes runs/figures/<budget>/ (git-ignored) and its
+ledger pages under runs/figures/<budget>/ (claims.md, ledger/, errata/). --out DIR moves the
+figures to DIR and the pages beside DIR/claims.md (docs/ when DIR is docs/figures); --ledger PATH
+moves the index (the other pages beside it). The coverage page (coverage.md, from the inventory claims/<paper>/inventory.py) is written next to
 the ledger page. A quick-budget run never writes under docs/.
 
 --check regenerates at the full budget (committed results, as the committed run) into the
@@ -29,7 +30,8 @@ from tqdm import tqdm
 import claims
 from theory.cli import DOCS, ROOT, Parser, writable
 from claims._inventory import coverage_markdown, items
-from claims._report import markdown
+from claims._ledger import PAPERS
+from claims._pages import INDEX, errata_path, ledger_path, write_pages
 from theory.io import atomic_write_text
 
 from . import _check
@@ -108,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
             failed.append(f"{name}: {type(exc).__name__}: {' '.join(str(exc).split())}")
     if LEDGER in names:
         results = [ctx.result(c.id) for c in tqdm(claims.select(), desc="ledger", unit="claim")]
-        atomic_write_text(page, markdown(results, budget))
+        write_pages(page, results, budget)
         atomic_write_text(page.with_name(COVERAGE), coverage_markdown(items()))
         differs = [r.claim.id for r in results if not r.as_expected]
         if differs:
@@ -132,10 +134,19 @@ def check(figures: dict, names: list[str], page: Path) -> list[str]:
     figure was drawn."""
     pairs = _check.figure_pairs([figures[n] for n in names if n != LEDGER], COMMITTED_OUT, CHECK_OUT)
     if LEDGER in names:
-        pairs += [(COMMITTED_LEDGER, page, _check.LEDGER),
-                  (COMMITTED_LEDGER.with_name(COVERAGE), page.with_name(COVERAGE), _check.EXACT)]
+        pairs += [(COMMITTED_LEDGER.parent / rel, page.parent / rel, _check.LEDGER)
+                  for rel in sorted(_committed_pages())]
+        pairs += [(COMMITTED_LEDGER.with_name(COVERAGE), page.with_name(COVERAGE), _check.EXACT)]
     strays = _check.strays(COMMITTED_OUT, figures) if set(figures) <= set(names) else []
     return strays + _check.compare(pairs)
+
+
+def _committed_pages() -> set[str]:
+    """The ledger pages of the committed run (index, per-paper pages, errata sheets), relative to
+    docs/, with any committed page no run writes any more (compared: a stray fails the check)."""
+    names = {"claims.md", *(f"{d}/{p.name}" for d in ("ledger", "errata")
+                            for p in (COMMITTED_LEDGER.parent / d).glob("*.md"))}
+    return names | {INDEX, *(f(p) for p in PAPERS for f in (ledger_path, errata_path))}
 
 
 def _check_folder() -> str:

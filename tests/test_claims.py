@@ -31,7 +31,18 @@ def test_claim_verdict_matches_expect(claim_id):
         assert readings and all(r["verdict"] in ("holds", "fails", "inconclusive") for r in readings), \
             f"{claim_id}: an erratum needs its readings, each with a verdict"
     if c.expect in ("holds-with-correction", "fails"):
-        assert c.referee.strip(), f"{claim_id}: a verdict that says the paper is wrong needs a referee finding"
+        assert c.referee.strip() or c.review, \
+            f"{claim_id}: a verdict that says the paper is wrong needs a referee finding"
+    # issue 38: a misprint or erratum says what is printed, what it should read and its root cause;
+    # a misprint names where the paper shows the intended form; a slip sits only on such a claim
+    if result.kind in ("misprint", "erratum"):
+        assert c.slip is not None, f"{claim_id}: a {result.kind} needs its Slip (printed, should read, root)"
+        assert c.root_cause in ALL and ALL[c.root_cause].paper == c.paper, c.root_cause
+        if c.slip.root_cause:
+            assert ALL[c.root_cause].slip is not None and not ALL[c.root_cause].slip.root_cause
+    else:
+        assert c.slip is None or c.method == "experiment" or result.verdict == "inconclusive", \
+            f"{claim_id}: a Slip on a claim of kind {result.kind}"
     if c.method != "experiment":
         return
     numbers = result.evidence.numbers
@@ -45,16 +56,16 @@ def test_claim_verdict_matches_expect(claim_id):
 
 
 def test_no_premise_is_counted_among_a_papers_errors():
-    """A claim labelled `premise` checks something the paper does not state: its verdict is never
-    one of the paper's errata, in the tallies or on the page."""
+    """A claim labelled `premise` or `extension` checks something the paper does not state: its
+    verdict is never one of the paper's errata, in the tallies or on the page."""
     from claims._ledger import Evidence, Result
     from claims._report import tallies
-    premises = [c for c in ALL.values() if c.premise]
-    for c in premises:
+    apart = [c for c in ALL.values() if c.premise or c.extension]
+    for c in apart:
         r = Result(c, "full", Evidence(c.expect, "pinned", correction="x"))
-        assert r.kind == "premise"
-    t = tallies((c.expect, "premise" if c.premise else "erratum" if c.expect in (
-        "holds-with-correction", "fails") else c.expect) for c in ALL.values())
-    assert t["errata"] == sum(1 for c in ALL.values() if not c.premise and c.expect in (
+        assert r.kind in ("premise", "extension")
+    t = tallies((c.expect, "premise" if c.premise else "extension" if c.extension else "erratum" if c.expect in (
+        "holds-with-correction", "fails") else c.expect, c.id) for c in ALL.values())
+    assert t["erratum"] == sum(1 for c in ALL.values() if not (c.premise or c.extension) and c.expect in (
         "holds-with-correction", "fails"))
-    assert t["premises"] == len(premises)
+    assert t["premise"] + t["extension"] == len(apart)

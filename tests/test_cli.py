@@ -166,8 +166,9 @@ def test_quick_run_writes_only_inside_its_out(tmp_path, monkeypatch):
     written = sorted(_digests(tmp_path))
     assert written == sorted(f"runs/figures/quick/{n}" for n in
                              ("claims.md", "coverage.md", "symplectic-defects.png",
-                              "symplectic-defects.csv"))
-    assert "`yurii:param-count`" in (tmp_path / "runs/figures/quick/claims.md").read_text()
+                              "symplectic-defects.csv", "ledger/sp_transformer.md", "ledger/yurii.md",
+                              "errata/sp_transformer.md", "errata/yurii.md"))
+    assert "`yurii:param-count`" in (tmp_path / "runs/figures/quick/ledger/yurii.md").read_text()
     assert _digests(DOCS) == docs_before
 
 

@@ -7,7 +7,8 @@ import pytest
 
 import claims
 from claims import Claim, Evidence, verdict_from
-from claims._report import markdown, page_kinds, table, to_json
+from claims._pages import errata_page, paper_page
+from claims._report import page_kinds, tallies, table, to_json
 
 SEED = claims.PAPERS["sp_transformer"]
 
@@ -90,7 +91,7 @@ def test_raising_check_is_an_error_row_not_dropped():
     assert "ZeroDivisionError" in r.error
     d = r.as_dict()
     assert d["verdict"] == "error" and "ZeroDivisionError" in d["evidence"]["error"]
-    assert "ERROR" in markdown([r], "quick")
+    assert "ERROR" in paper_page([r], "sp_transformer", "quick")
     assert table([r]).splitlines()[-1] == "error in sp_transformer:test-claim: ZeroDivisionError: bad"
 
 
@@ -116,8 +117,6 @@ def test_a_sentence_checked_twice_is_counted_once():
     `repeat` whatever its verdict: listed with its verdict and a pointer, never a second erratum or
     statement in the tallies; and every registered `repeats` names a claim of the same paper whose
     quoted text the repeat's quote contains or is contained in."""
-    from claims._report import tallies
-
     def run(verdict, repeats=""):
         ev = Evidence(verdict, "c", correction="fix", readings=[claims.reading("a", verdict == "holds")])
         c = Claim(id="sp_transformer:k", source=(SEED, "Theorem 0"), statement="s", method="property",
@@ -125,9 +124,9 @@ def test_a_sentence_checked_twice_is_counted_once():
         return claims.run(c, "quick")
     first, again = run("fails"), run("fails", repeats="sp_transformer:other")
     assert first.kind == "erratum" and again.kind == "repeat" and again.as_dict()["repeats"] == "sp_transformer:other"
-    t = tallies([(first.verdict, first.kind), (again.verdict, again.kind)])
-    assert (t["errata"], t["statements"], t["repeats"], t["claims"]) == (1, 1, 1, 2)
-    page = markdown([first, again], "quick")
+    t = tallies([(first.verdict, first.kind, first.claim.id), (again.verdict, again.kind, again.claim.id)])
+    assert (t["erratum"], t["statements"], t["repeat"], t["claims"]) == (1, 1, 1, 2)
+    page = paper_page([first, again], "sp_transformer", "quick")
     assert "FAILS · repeats a counted sentence" in page and "- repeats: `sp_transformer:other`" in page
     registry = claims.load()
     repeats = {c.id: c.repeats for c in registry.values() if c.repeats}
@@ -147,7 +146,8 @@ def test_json_keys_are_stable_and_values_plain():
     r = claims.run(_claim(lambda b: ev, expect="fails"), "quick")
     [row] = json.loads(to_json([r]))
     assert list(row) == ["id", "paper", "source", "locator", "statement", "method", "verdict",
-                         "expect", "premise", "repeats", "kind", "referee", "evidence"]
+                         "expect", "premise", "repeats", "kind", "root_cause", "slip", "referee", "review",
+                         "extension", "evidence"]
     assert list(row["evidence"]) == ["paper_text", "premise", "criterion", "numbers", "counterexample",
                                      "correction", "readings", "ambiguity"]
     assert row["paper"] == "sp_transformer" and row["locator"] == "Theorem 0"
@@ -213,8 +213,8 @@ def test_result_kind_keeps_premises_and_ambiguities_apart_from_errata():
     assert run("holds", ambiguity="a vs b").kind == "ambiguity" and run("holds").kind == "holds"
     d = run("fails", premise=True).as_dict()
     assert d["evidence"]["paper_text"] == "quoted" and d["evidence"]["premise"] is True
-    page = markdown([run("fails", premise=True), run("holds", ambiguity="a vs b")], "quick")
-    assert "unstated premises and extensions" in page and "holds · ambiguous" in page
+    page = paper_page([run("fails", premise=True), run("holds", ambiguity="a vs b")], "sp_transformer", "quick")
+    assert "Unstated premises, extensions and repeats" in page and "holds · ambiguous" in page
     assert "FAILS · premise" in page and "> quoted" in page
 
 
@@ -231,11 +231,70 @@ def test_an_experiment_that_fails_at_proxy_scale_is_not_an_erratum():
         return claims.run(c, "quick")
     assert run(571.0).kind == "proxy" and run(1.0).kind == "not-reproduced"
     assert run(571.0, method="property").kind == "erratum"
-    page = markdown([run(571.0)], "quick")
-    assert "FAILS · at proxy scale" in page and "1 is an experiment that fails at proxy scale" in page
-    page = markdown([run(1.0)], "quick")
-    assert "FAILS · not reproduced" in page and "1 is an experiment at the paper's own scale" in page
-    assert page_kinds(page)["sp_transformer:k"] == ("fails", "not-reproduced")
+    page = paper_page([run(571.0)], "sp_transformer", "quick")
+    assert "FAILS · at proxy scale" in page and "1 experiment decided at proxy scale (0 hold, 1 fail" in page
+    page = paper_page([run(1.0)], "sp_transformer", "quick")
+    assert "FAILS · not reproduced" in page and "1 experiment at the paper's own scale" in page
+    assert page_kinds(page)["sp_transformer:k"] == ("fails", "not-reproduced", "sp_transformer:k")
+
+
+def _slip_claim(cid, slip, verdict="holds-with-correction", **kw):
+    ev = Evidence(verdict, "c", correction="fix", readings=[claims.reading("as printed", False)])
+    return Claim(id=cid, source=(SEED, "eq. (9)"), statement="s", method="property",
+                 check=lambda b: ev, expect=verdict, paper_text="quoted", slip=slip, **kw)
+
+
+def test_a_misprint_shows_its_intended_form_and_one_slip_counts_once():
+    """A statement false as printed is a `misprint` when the paper shows the intended form
+    (`Slip.intended_at`), else an `erratum`; consequences name their root cause, and the tallies,
+    the page cells and the errata sheet count the root once (issue 38)."""
+    root = _slip_claim("sp_transformer:a", claims.Slip("+x", "-x", intended_at="eq. (10)"))
+    cons = _slip_claim("sp_transformer:b", claims.Slip("y(+x)", "y(-x)", intended_at="eq. (10)",
+                                                       root_cause="sp_transformer:a"))
+    derived = _slip_claim("sp_transformer:c", claims.Slip("2", "4"))
+    results = [claims.run(c, "quick") for c in (root, cons, derived)]
+    assert [r.kind for r in results] == ["misprint", "misprint", "erratum"]
+    assert [r.claim.root_cause for r in results] == ["sp_transformer:a", "sp_transformer:a", "sp_transformer:c"]
+    t = tallies((r.verdict, r.kind, r.claim.root_cause) for r in results)
+    assert (t["misprint"], t["misprint_roots"], t["misprint_consequences"], t["erratum_roots"]) == (2, 1, 1, 1)
+    page = paper_page(results, "sp_transformer", "quick")
+    assert "holds (corrected) · misprint, consequence of `sp_transformer:a`" in page
+    assert page_kinds(page)["sp_transformer:b"] == ("holds-with-correction", "misprint", "sp_transformer:a")
+    sheet = errata_page(results, "sp_transformer")
+    assert "2 root causes: 1 misprint (typo class), 1 erratum" in sheet and "shows the intended form at eq. (10)" in sheet
+    assert sheet.count("## ") == 2 + 2 and "[`sp_transformer:b`]" in sheet
+    assert results[0].as_dict()["root_cause"] == "sp_transformer:a"
+    with pytest.raises(ValueError, match="slip"):
+        claims.Slip("", "x")
+
+
+def test_readings_not_admitted_are_shown_but_do_not_decide():
+    """A reading that changes a printed symbol is a correction (R2): it does not make the printed
+    text hold, and it becomes the correction; an invented failing reading (R3) does not make an
+    ambiguity (issue 38)."""
+    misprint = claims.decide_readings([claims.reading("as printed", False),
+                                       claims.reading("a misprint for -x", True, not_admitted="correction")],
+                                      criterion="c")
+    assert misprint.verdict == "holds-with-correction" and misprint.correction == "a misprint for -x"
+    assert misprint.ambiguity is None and len(misprint.readings) == 2
+    invented = claims.decide_readings([claims.reading("as printed", True),
+                                       claims.reading("only at t = 1", False, not_admitted="invented")],
+                                      criterion="c", ambiguity="would be one")
+    assert invented.verdict == "holds" and invented.ambiguity is None
+    with pytest.raises(ValueError, match="not_admitted"):
+        claims.reading("x", True, not_admitted="because")
+    with pytest.raises(ValueError, match="admissible"):
+        claims.decide_readings([claims.reading("x", True, not_admitted="rescue")], criterion="c")
+
+
+def test_rounding_level_errors_and_float_keys_print_the_same_on_every_machine():
+    from claims._ledger import RoundingLevel, jsonable
+    from claims._report import _fmt
+    assert _fmt(jsonable({"e": RoundingLevel(1.72e-10, 1e-8)})) == _fmt({"e": RoundingLevel(4.66e-10, 1e-8)})
+    assert json.loads(json.dumps(jsonable({"e": RoundingLevel(1.72e-10, 1e-8)}))) == {"e": 1.72e-10}
+    assert _fmt({"9.391585430568988": 1}) == _fmt({"9.39158543056899": 1}) == "{9.39159: 1}"
+    with pytest.raises(ValueError, match="bound"):
+        RoundingLevel(1.0, 1e-8)
 
 
 def test_the_page_says_how_many_entries_a_shortened_list_or_dict_hides():

@@ -1,75 +1,76 @@
 """The README's ledger summary and docs/training.md's loss tables are generated from the committed
-ledger page docs/claims.md (`python tools/sync_readme.py`), never typed: these tests fail as soon
-as they disagree."""
+ledger pages docs/ledger/<paper>.md (`python tools/sync_readme.py`), never typed: these tests fail
+as soon as they disagree."""
 import re
 from pathlib import Path
 
 import pytest
 
+from claims._pages import read_pages
 from claims._report import (SUMMARY_BEGIN, SUMMARY_END, TABLES_BEGIN, TABLES_END, ordering_blocks,
                             ordering_tables, page_kinds, page_verdicts, sync_readme,
                             sync_tables)
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGE = (ROOT / "docs" / "claims.md").read_text()
+INDEX = (ROOT / "docs" / "claims.md").read_text()
+PAGE = read_pages(ROOT / "docs" / "claims.md")
 README = (ROOT / "README.md").read_text()
 TRAINING = (ROOT / "docs" / "training.md").read_text()
 
 
 def test_readme_summary_and_verdict_mentions_match_the_ledger_page():
     assert sync_readme(README, page_kinds(PAGE)) == README, \
-        "README.md is out of date with docs/claims.md: run `.venv/bin/python tools/sync_readme.py`"
+        "README.md is out of date with docs/ledger/: run `.venv/bin/python tools/sync_readme.py`"
 
 
-def test_page_rows_agree_with_the_page_count_table():
-    """The count table splits each verdict into the papers' own statements, the premises and the
-    repeats of a counted sentence."""
-    table = {v: (int(a), int(b), int(c)) for v, a, b, c in re.findall(
-        r"^\| (holds|holds-with-correction|fails|inconclusive|error) \| (\d+) \| (\d+) \| (\d+) \|$", PAGE, re.M)}
+def test_the_index_counts_are_the_per_paper_rows():
+    """The index's last table row ('all') counts every class over the per-paper pages' rows."""
     kinds = page_kinds(PAGE)
-    assert table == {v: (sum(1 for vv, k in kinds.values() if vv == v and k not in ("premise", "repeat")),
-                         sum(1 for vv, k in kinds.values() if vv == v and k == "premise"),
-                         sum(1 for vv, k in kinds.values() if vv == v and k == "repeat"))
-                     for v in table}
-    assert sum(sum(row) for row in table.values()) == len(kinds)
+    header = re.search(r"^\| paper \| claims \| (.*?) \| misprints, errata", INDEX, re.M).group(1).split(" | ")
+    cells = re.search(r"^\| all \| (\d+) \| (.*?) \| (\d+), (\d+) \|", INDEX, re.M)
+    assert int(cells.group(1)) == len(kinds)
+    assert dict(zip(header, map(int, cells.group(2).split(" | ")))) == {
+        k: sum(kind == k for _, kind, _ in kinds.values()) for k in header}
+    roots = {k: len({r for _, kind, r in kinds.values() if kind == k}) for k in ("misprint", "erratum")}
+    assert (int(cells.group(3)), int(cells.group(4))) == (roots["misprint"], roots["erratum"])
 
 
-def test_sync_rewrites_stale_counts_and_mentions_and_counts_errata_ambiguities_premises_apart():
-    kinds = {"yurii:a": ("holds", "holds"), "yurii:b": ("fails", "erratum"),
-             "heatflow:c": ("holds-with-correction", "erratum"), "heatflow:d": ("holds", "ambiguity"),
-             "sympformer:e": ("fails", "premise")}
+def test_sync_counts_misprints_and_errata_by_root_cause_and_proxy_holds_apart():
+    kinds = {"yurii:a": ("holds", "holds", "yurii:a"), "yurii:b": ("fails", "erratum", "yurii:b"),
+             "heatflow:c": ("holds-with-correction", "misprint", "heatflow:c"),
+             "heatflow:c2": ("holds-with-correction", "misprint", "heatflow:c"),
+             "heatflow:d": ("holds", "ambiguity", "heatflow:d"),
+             "sympformer:e": ("fails", "premise", "sympformer:e"),
+             "yurii:f": ("holds", "proxy", "yurii:f"), "yurii:g": ("fails", "proxy", "yurii:g")}
     stale = (f"x\n{SUMMARY_BEGIN}\n7 claims: 7 hold as printed.\n{SUMMARY_END}\n"
              "finding (`yurii:b` → holds), other (`heatflow:c` → fails)\n")
     new = sync_readme(stale, kinds)
     flat = " ".join(new.split())
-    assert ("5 claims. Of the 4 that check a statement the paper makes: 1 hold as printed, 1 hold under "
-            "one reasonable reading but not another") in flat
-    assert "2 are errata (1 hold only with a stated correction, 1 fail under every reasonable reading)" in flat
-    assert "1 check an unstated premise or an extension" in flat and "proxy scale" in flat
-    assert "- Errata, fail under every reading (1): `yurii:b`." in new and "(`yurii:b` → fails)" in new
-    assert "- Unstated premises and extensions (1): `sympformer:e` (fails)." in new
-    assert "- Ambiguous, hold under one reading (1): `heatflow:d`." in new
+    assert "8 claims. Of the 7 that check a statement the paper makes: 1 hold as printed;" in flat
+    assert "1 misprint (false as printed" in flat and "and 1 erratum (false" in flat
+    assert "2 errors of the papers, counted once per root cause, which make 1 further statement fail" in flat
+    assert "1 ambiguity" in flat and "2 experiments decided at proxy scale (1 hold, 1 fail there" in flat
+    assert "1 claim checks an unstated premise" in flat
+    assert "(1): `heatflow:c` (with `heatflow:c2`)." in new and "(`yurii:b` → fails)" in new
+    assert "- Unstated premises (1): `sympformer:e` (fails)." in new
+    assert "(1): `heatflow:d`." in new and "`yurii:f` (holds), `yurii:g` (fails)" in new
     assert "(`heatflow:c` → holds-with-correction)" in new
     assert sync_readme(new, kinds) == new
-    proxy = sync_readme(stale, kinds | {"yurii:f": ("fails", "proxy")})
-    flat = " ".join(proxy.split())
-    assert "2 are errata (1 hold only with a stated correction, 1 fail under every reasonable reading)" in flat
-    assert "1 is an experiment that fails at proxy scale" in flat
-    assert "- Experiments that fail at proxy scale (not errata) (1): `yurii:f`." in proxy
 
 
 def test_sync_refuses_unknown_ids_and_a_missing_block():
     with pytest.raises(ValueError, match="yurii:zzz"):
-        sync_readme(f"{SUMMARY_BEGIN}\n{SUMMARY_END}\n`yurii:zzz` → holds\n", {"yurii:a": ("holds", "holds")})
+        sync_readme(f"{SUMMARY_BEGIN}\n{SUMMARY_END}\n`yurii:zzz` → holds\n",
+                    {"yurii:a": ("holds", "holds", "yurii:a")})
     with pytest.raises(ValueError, match="no block"):
-        sync_readme("no markers here", {"yurii:a": ("holds", "holds")})
+        sync_readme("no markers here", {"yurii:a": ("holds", "holds", "yurii:a")})
     with pytest.raises(ValueError, match="no claim rows"):
         page_verdicts("# empty page\n")
 
 
 def test_training_doc_tables_match_the_ledger_page():
     assert sync_tables(TRAINING, PAGE) == TRAINING, \
-        "docs/training.md is out of date with docs/claims.md: run `.venv/bin/python tools/sync_readme.py`"
+        "docs/training.md is out of date with docs/ledger/: run `.venv/bin/python tools/sync_readme.py`"
 
 
 def test_an_ordering_table_shows_the_printed_and_our_numbers_and_round_trips():

@@ -1,11 +1,12 @@
-"""Rewrite the README's ledger summary and docs/training.md's loss tables from the ledger page.
+"""Rewrite the README's ledger summary and docs/training.md's loss tables from the ledger pages.
 
     .venv/bin/python tools/sync_readme.py            # rewrite README.md and docs/training.md
     .venv/bin/python tools/sync_readme.py --check    # exit 1 if either is out of date
 
 The block between the `ledger-summary` markers of README.md (counts and the ids of every verdict
 other than `holds`) and every `` `id` → verdict `` mention in README.md are generated from
-docs/claims.md (`claims._report.sync_readme`), and so is the block between the `ledger-tables`
+the per-paper pages docs/ledger/<paper>.md beside the index docs/claims.md
+(`claims._report.sync_readme`), and so is the block between the `ledger-tables`
 markers of docs/training.md (every loss table beside the paper's, `claims._report.sync_tables`);
 tests/test_readme.py fails while they differ.
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from claims._pages import read_pages  # noqa: E402
 from claims._report import page_kinds, sync_readme, sync_tables  # noqa: E402
 from theory.io import atomic_write_text  # noqa: E402
 
@@ -27,9 +29,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check", action="store_true", help="only report whether the files are current")
     p.add_argument("--readme", type=Path, default=ROOT / "README.md")
     p.add_argument("--training", type=Path, default=ROOT / "docs" / "training.md")
-    p.add_argument("--page", type=Path, default=ROOT / "docs" / "claims.md")
+    p.add_argument("--page", type=Path, default=ROOT / "docs" / "claims.md",
+                   help="the ledger's index; its per-paper pages are read from ledger/ beside it")
     args = p.parse_args(argv)
-    page = args.page.read_text()
+    page = read_pages(args.page)
     stale = []
     for path, sync in ((args.readme, lambda text: sync_readme(text, page_kinds(page))),
                        (args.training, lambda text: sync_tables(text, page))):
