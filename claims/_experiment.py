@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from claims import Evidence, decide_readings, reading, settings
 from claims._protocol import _params, collected_runs, deviations, get_protocol, run_hardware, scale
-from claims._stats import paired_difference, sign_first, table_agreement
+from claims._stats import ALPHA, paired_difference, sign_first, table_agreement
 from particles.lm.studies import Collected, get_study
 
 MIN_SEEDS = 3
@@ -99,7 +99,7 @@ def _gate_variant(study, variants) -> str:
 
 def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, *, protocol: str,
                         readings: list[Reading], source: str = "", derived: dict | None = None,
-                        extra_deviations=()) -> Evidence:
+                        extra_deviations=(), alpha: float = ALPHA) -> Evidence:
     """Decide the quoted sentence's sub-assertions under each of its `readings` from committed runs.
 
     `rows`: row label -> variant of study `study_name`, or -> (study, variant) for an arm of
@@ -109,14 +109,15 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
     change between two studies), usable in sub-assertions like a row. `printed`: the paper's
     table, reported as table agreement only. Every study's gate (`learned`) is on its baseline
     arm (`_gate_variant`); `study_name` gives the scale, configuration and deviations, the other
-    studies are listed under `other_studies`."""
+    studies are listed under `other_studies`. `alpha`: the family-wise level of each reading's
+    Holm family (0.05; a member of an existential reading over m members is decided at 0.05/m)."""
     arms = {label: v if isinstance(v, tuple) else (study_name, v) for label, v in rows.items()}
     names = list(dict.fromkeys([study_name, *(st for st, _ in arms.values())]))
     variants = {n: list(dict.fromkeys(v for st, v in arms.values() if st == n)) for n in names}
     prot = get_protocol(protocol)
     criterion = (f"every sub-assertion of the quoted sentence decided on the sign of the paired "
                  f"difference over the committed seeds of study '{', '.join(names)}' (full-split "
-                 "validation loss; Holm over the sub-assertions of a reading at family-wise level 0.05; "
+                 f"validation loss; Holm over the sub-assertions of a reading at family-wise level {alpha:g}; "
                  "'no detectable difference' when the 90% CI lies inside +-0.1% of the loss, "
                  "claims._stats.sign_first); a reading holds when every sub-assertion holds, fails "
                  "when one fails; the paper is wrong only if every reading fails. The printed "
@@ -167,7 +168,8 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
     rds, subs_out = [], {}
     for r in readings:
         if pair_seeds is None:
-            verdict, subs = sign_first({name: (values[a], values[b], k) for name, (a, b, k) in r.named().items()})
+            verdict, subs = sign_first({name: (values[a], values[b], k) for name, (a, b, k) in r.named().items()},
+                                       alpha=alpha)
         else:
             ready, missing = {}, {}
             for name, (a, b, k) in r.named().items():
@@ -177,7 +179,7 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
                     ready[name] = ([values[a][s] for s in common], [values[b][s] for s in common], k)
                 else:
                     missing[name] = f"{len(common)} paired seeds of {a} and {b} committed (need {MIN_SEEDS})"
-            verdict, subs = sign_first(ready, missing=missing)
+            verdict, subs = sign_first(ready, alpha=alpha, missing=missing)
         subs_out[r.text] = subs
         rds.append(reading(r.text, None if undecidable else {"holds": True, "fails": False}.get(verdict),
                            statuses={name: row["status"] for name, row in subs.items()}))
