@@ -166,10 +166,15 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
                 for label, v in ((lab, list(x.values()) if isinstance(x, dict) else x) for lab, x in values.items())
                 if label in arms and len(v) >= 2}
     rds, subs_out = [], {}
+    # a derived row (a change of loss) is compared with a margin at the loss level of the arms
+    loss_level = statistics.mean(m["mean"] for m in measured.values()) if measured else None
+
+    def level(a, b) -> tuple:
+        return (loss_level,) if derived and (a in derived or b in derived) and loss_level else ()
     for r in readings:
         if pair_seeds is None:
-            verdict, subs = sign_first({name: (values[a], values[b], k) for name, (a, b, k) in r.named().items()},
-                                       alpha=alpha)
+            verdict, subs = sign_first({name: (values[a], values[b], k, *level(a, b))
+                                        for name, (a, b, k) in r.named().items()}, alpha=alpha)
         else:
             ready, missing = {}, {}
             for name, (a, b, k) in r.named().items():

@@ -43,6 +43,9 @@ class Protocol:
     params: str  # the paper's parameter count as printed or computed from its stated architecture
     vocab_size: int
     fixed: dict[str, str] = field(default_factory=dict)  # tokenizer, corpus, precision, hardware, evaluation
+    # modelling choices the paper leaves open: {what: our choice}, listed with the deviations
+    # (the paper states no value, so neither side is the paper's)
+    open_choices: dict[str, str] = field(default_factory=dict)
 
     @property
     def tokens_seen(self) -> int:
@@ -53,6 +56,17 @@ class Protocol:
 _SYMP = dict(tokenizer="GPT-2 BPE (vocabulary 50,304)", corpus="TinyStories",
              precision="float16", hardware="NVIDIA RTX 6000 Ada GPUs",
              evaluation="best validation loss over training (nats/token)")
+# seed 000 leaves these open (docs/training.md, "Choices the papers leave open")
+_SYMP_OPEN = {
+    "Table 4's α_eff (undefined in the paper)": "Δη_k/h_X, with η(t) = c_log ln t + c_lin t (Algorithm 1)",
+    "the causal softmax force": "(34) row-masked, in its mean-field form (33) (the gradient of the "
+                                "global Hamiltonian (35) leaks later tokens: sympformer:causal-hamiltonian)",
+    "initial damping coefficients": "c_log = 3, c_lin = 0.1 (learned)",
+    "initial time": "t_0 = 1",
+    "scores of several heads": "averaged before exponentiation (§6), clamped at 30",
+}
+_SYMP_LOOKAHEAD = {"the look-ahead point of Table 3 (App. B names the step, not its weight)":
+                   "x + μ_att y, μ_att learned in (0, 1) from 0.9 (Figure 1)"}
 _GPT2_SMALL = dict(tokenizer="GPT-2 BPE (vocabulary 50,304)", precision="bfloat16",
                    evaluation="best validation loss over training (nats/token), 160 batches every 100 steps")
 
@@ -60,16 +74,16 @@ PROTOCOLS: dict[str, Protocol] = {p.tables: p for p in (
     Protocol("sympformer", "sympformer Table 1", "seed 000 App. B (Table 1); §6.2",
              dict(n_layer=8, n_head=8, n_embd=64, block_size=512, batch_size=6 * 16, steps=10_000,
                   warmup=150, lr=3e-4, min_lr_ratio=0.4, optimizer="adamw", scalar_lr_mult=5.0, h0=0.1),
-             params="computed", vocab_size=50_304, fixed=_SYMP),
+             params="computed", vocab_size=50_304, fixed=_SYMP, open_choices=_SYMP_OPEN),
     Protocol("sympformer", "sympformer Table 2", "seed 000 App. B (Table 2); §6.2",
              dict(n_layer=4, n_head=4, n_embd=64, block_size=128, batch_size=6 * 12, steps=10_000,
                   warmup=150, lr=3e-4, min_lr_ratio=0.4, optimizer="adamw", scalar_lr_mult=100.0,
                   h0=None),  # App. B: h_0 = 0.25 first-order, 0.01 second-order (each variant's own)
-             params="computed", vocab_size=50_304, fixed=_SYMP),
+             params="computed", vocab_size=50_304, fixed=_SYMP, open_choices=_SYMP_OPEN),
     Protocol("sympformer", "sympformer Table 3", "seed 000 App. B (Table 3); §6.2",
              dict(n_layer=8, n_head=8, n_embd=64, block_size=1024, batch_size=6 * 12, steps=10_000,
                   warmup=150, lr=3e-4, min_lr_ratio=0.4, optimizer="adamw", scalar_lr_mult=100.0, h0=0.3),
-             params="computed", vocab_size=50_304, fixed=_SYMP),
+             params="computed", vocab_size=50_304, fixed=_SYMP, open_choices=_SYMP_OPEN | _SYMP_LOOKAHEAD),
     Protocol("momentum_streams", "momentum_streams TinyStories", "seed 002 §4.2; App. D.1-D.4 (Tables 3-5)",
              dict(n_layer=12, n_head=12, n_embd=768, block_size=1024, batch_size=480, steps=10_000,
                   warmup=1000, lr=6e-4, min_lr_ratio=0.1, optimizer="muon", muon_lr=0.02, scalar_lr_mult=5.0),
@@ -178,4 +192,6 @@ def deviations(config, protocol: Protocol, hardware: str | None = None) -> list[
             out.append({"setting": name, "paper": paper, "ours": ours})
     for name, paper in protocol.fixed.items():
         out.append({"setting": name, "paper": paper, "ours": ours_fixed.get(name, "—")})
+    for name, ours in protocol.open_choices.items():
+        out.append({"setting": name, "paper": "not stated (a modelling choice left open)", "ours": ours})
     return out

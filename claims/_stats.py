@@ -156,9 +156,11 @@ SUB_KINDS = ("less", "not-worse")
 
 def sign_first(subs: dict[str, tuple], alpha: float = ALPHA,
                margin: float = EQUIVALENCE_MARGIN, missing: dict[str, str] | None = None) -> tuple[str, dict[str, dict]]:
-    """Decide sub-assertions {name: (a_values, b_values, kind)} (paired per seed; the text asserts
-    a below b: kind "less", or a not above b by more than the margin: "not-worse") by the rule
-    above. Returns the claim's verdict and one row per sub-assertion: mean difference d = b - a,
+    """Decide sub-assertions {name: (a_values, b_values, kind[, level])} (paired per seed; the text
+    asserts a below b: kind "less", or a not above b by more than the margin: "not-worse") by the
+    rule above. The margin is `margin` times the pair's mean level, or times `level` where given:
+    the loss level for a quantity that is not a loss (a change of loss between studies, a
+    diagnostic that can be negative), whose own level would make the margin meaningless. Returns the claim's verdict and one row per sub-assertion: mean difference d = b - a,
     its 95% CI, the margin, the Holm decision, `status` and (undecided) `n_needed`. `missing`
     names sub-assertions without enough runs ({name: why}): undecided, and counted in the Holm
     family with p = 1 (so the others are corrected for them too)."""
@@ -166,12 +168,15 @@ def sign_first(subs: dict[str, tuple], alpha: float = ALPHA,
     for name, why in (missing or {}).items():
         rows[name] = {"status": "undecided", "why": why}
         family[name] = 1.0
-    for name, (a, b, kind) in subs.items():
+    for name, (a, b, kind, *given) in subs.items():
         if kind not in SUB_KINDS:
             raise ValueError(f"kind must be one of {SUB_KINDS}, got {kind!r} ({name})")
         row = {k: v for k, v in paired_difference(a, b).items() if k not in ("claimed", "p_size")}
-        level = (float(np.mean(a)) + float(np.mean(b))) / 2
-        row |= {"kind": kind, "margin": margin * level}
+        level = float(given[0]) if given else (float(np.mean(a)) + float(np.mean(b))) / 2
+        if not level > 0:
+            raise ValueError(f"level: the margin's level must be positive, got {level!r} ({name}); "
+                             "give the loss level for a quantity that can be negative")
+        row |= {"kind": kind, "margin": margin * level} | ({"margin_level": "the loss level"} if given else {})
         n, mean, sd = row["n_seeds"], row["mean_diff"], row["sd_diff"]
         se = sd / math.sqrt(n) if n > 1 else math.nan
         if kind == "less":

@@ -167,13 +167,12 @@ def _summary(values: list[float]) -> dict:
             "values": v.tolist()}
 
 
-def _lower(x: list[float], y: list[float], kind: str = "less") -> tuple:
+def _lower(x: list[float], y: list[float], kind: str = "less", loss_level: float | None = None) -> tuple:
     """The `sign_first` sub-assertion 'x below y' ("less"; "not-worse": not above by more than the
-    margin). Its margin is relative to the pair's mean level, so a negative quantity (log gains) is
-    compared as -y below -x: the same assertion with a positive level."""
-    if np.mean(x) + np.mean(y) < 0:
-        return [-v for v in y], [-v for v in x], kind
-    return list(x), list(y), kind
+    margin). Its margin is relative to the pair's mean level; a quantity that can be negative (log
+    gains) gets the margin at `loss_level`, the mean validation loss of the two arms (its own level
+    would make the margin meaningless)."""
+    return (list(x), list(y), kind) + ((loss_level,) if loss_level is not None else ())
 
 
 def study_context(variants) -> dict:
@@ -393,12 +392,16 @@ def jacobian_claim(budget: str) -> Evidence:
               else "fails" if rank["p_less"] < ALPHA else "undecided"}
     stable = {f"{LABELS[m]} stable rank > vanilla's": _lower(per[VANILLA]["stable_rank"], per[m]["stable_rank"])
               for m in momentum}
-    cut = {f"{LABELS[m]} persistence < vanilla's": _lower(per[m]["persistence"], per[VANILLA]["persistence"])
+    def loss(*vs) -> float:
+        return float(np.mean([x for v in vs for x in per[v]["val_loss_full"]]))
+    cut = {f"{LABELS[m]} persistence < vanilla's": _lower(per[m]["persistence"], per[VANILLA]["persistence"],
+                                                          loss_level=loss(m, VANILLA))
            for m in momentum}
     cut |= {f"{LABELS[m]} spread > vanilla's": _lower(per[VANILLA]["spread"], per[m]["spread"]) for m in momentum}
     if "adam" in per:
         cut["AdamFormer persistence not below vanilla's"] = _lower(per[VANILLA]["persistence"],
-                                                                   per["adam"]["persistence"], "not-worse")
+                                                                   per["adam"]["persistence"], "not-worse",
+                                                                   loss_level=loss(VANILLA, "adam"))
     readings = {f"our cutoff (absolute {dg.SIGMA_CUTOFF:g}, every variant)": (cut | stable, tracks),
                 "a smaller numerical cutoff (not computable from the committed diagnostics: 𝒫 and the "
                 "spread unknown)": (stable, {"persistence and spread at that cutoff": "undecided"})}
