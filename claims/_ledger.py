@@ -147,6 +147,8 @@ def decide(printed_holds: bool, correction_holds: bool | None = None, *, criteri
 # and what it says. A reading must be supported by the words as printed, with the paper's own
 # definitions and notation (R1).
 NOT_ADMITTED = {
+    "unsupported": "R1: the words as printed, with the paper's own definitions and notation, do "
+                   "not support it (a formula read other than as well-formed, a symbol not as defined)",
     "correction": "R2: it changes a printed sign, factor, index, symbol or variable: a correction, "
                   "never a reading",
     "invented": "R3: it adds to the text what the text does not say (an 'only', an 'every', a "
