@@ -14,8 +14,10 @@ retrains; True recomputes it. A check passes the value down as an argument
 from __future__ import annotations
 
 import functools
+import json
 import math
 import traceback
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -153,6 +155,8 @@ NOT_ADMITTED = {
                   "never a reading",
     "invented": "R3: it adds to the text what the text does not say (an 'only', an 'every', a "
                 "horizon, tolerance or value the text does not give or contradicts)",
+    "consequence": "R5: it fails only through a slip another claim counts (its root cause): a "
+                   "consequence, not a second reading of this sentence",
     "rescue": "R4: it rescues the text with what the text does not say (a mean the paper never "
               "reports, a subset of its templates, a class it does not name)",
 }
@@ -165,8 +169,9 @@ def reading(text: str, holds: bool | None, *, not_admitted: str | None = None,
 
     `not_admitted` (a key of `NOT_ADMITTED`) keeps a reading on the page, with the rule that
     excludes it, but out of the decision: a `correction` reading (a misprint read by its intent)
-    becomes the correction of `decide_readings` when no other is named; an `invented` failing
-    reading or a `rescue` holding one is only shown."""
+    or a `rescue` one (the text with a hypothesis it does not state) becomes the correction of
+    `decide_readings` when no other is named; an `invented`, `unsupported` or `consequence` one is
+    only shown."""
     if not_admitted is not None and not_admitted not in NOT_ADMITTED:
         raise ValueError(f"not_admitted must be one of {sorted(NOT_ADMITTED)}, got {not_admitted!r}")
     verdict = "inconclusive" if holds is None else "holds" if holds else "fails"
@@ -201,9 +206,12 @@ def decide_readings(readings, correction_holds: bool | None = None, *, criterion
     deciding = admitted(readings)
     if not deciding:
         raise ValueError("readings: at least one admissible reading of the quoted text is needed")
-    corrections = [r for r in readings if r.get("not_admitted") == NOT_ADMITTED["correction"]]
-    if correction is None and corrections:   # a misprint read by its intent is the correction
-        correction, correction_holds = corrections[0]["reading"], corrections[0]["verdict"] == "holds"
+    # a misprint read by its intent, or the text with the hypothesis it omits, is the correction
+    corrections = [r for r in readings
+                   if r.get("not_admitted") in (NOT_ADMITTED["correction"], NOT_ADMITTED["rescue"])]
+    if correction is None and corrections:   # the first that holds, else the first
+        chosen = next((r for r in corrections if r["verdict"] == "holds"), corrections[0])
+        correction, correction_holds = chosen["reading"], chosen["verdict"] == "holds"
     verdicts = [r["verdict"] for r in deciding]
     printed_holds = "holds" in verdicts
     decided = printed_holds or all(v == "fails" for v in verdicts)
@@ -389,6 +397,25 @@ class Result:
 _REGISTRY: dict[str, Claim] = {}
 
 
+@functools.lru_cache(maxsize=None)
+def reviews(paper: str) -> dict[str, dict]:
+    """The independent re-judgements of a paper's claims (issue 38), committed as
+    ``claims/<paper>/reviews.json``: per claim id, each referee's finding ("A", "B"), the class
+    decided ("decided") and the rule that decided it ("rule"), and for a misprint or erratum what
+    is printed, what it should read, where the paper shows the intended form and the root cause.
+    {} when the paper has none."""
+    path = Path(__file__).resolve().parent / paper / "reviews.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def _slip_from_review(cid: str, review: Mapping[str, Any] | None) -> Slip | None:
+    """The Slip of a claim the referees decided is a misprint or an erratum."""
+    if not review or review.get("decided") not in ("misprint", "erratum"):
+        return None
+    return Slip(printed=review["printed"], should_read=review["should_read"],
+                intended_at=review.get("intended_at") or "", root_cause=review.get("root_cause") or "")
+
+
 def register(claim: Claim) -> Claim:
     if claim.id in _REGISTRY and _REGISTRY[claim.id] is not claim:
         raise ValueError(f"claim {claim.id} registered twice")
@@ -409,6 +436,7 @@ def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
 
     def wrap(check: Callable[[str], Evidence]) -> Callable[[str], Evidence]:
         paper = id.partition(":")[0]
+        found = reviews(paper).get(id) if paper in PAPERS else None
         registered = check
         if threads is not None:
             from particles.threads import torch_threads
@@ -420,8 +448,10 @@ def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
         register(Claim(id=id, source=(PAPERS.get(paper, "?"), locator), statement=statement,
                        method=method, check=registered, expect=expect, figures=tuple(figures),
                        expect_quick=expect_quick, paper_text=paper_text, premise=premise,
-                       repeats=repeats, referee=referee, extension=extension, slip=slip,
-                       review=review))
+                       repeats=repeats, referee=referee, extension=extension,
+                       slip=slip or _slip_from_review(id, found),
+                       review=review or (None if found is None else {
+                           k: found[k] for k in ("A", "B", "decided", "rule") if found.get(k)})))
         return check
 
     return wrap

@@ -264,7 +264,8 @@ def near_linear_time(budget: str) -> Evidence:
                 "[Cut13] and of Altschuler-Weed-Rigollet 2017, 'near-linear time ... via Sinkhorn')",
                 _side(slope, entries_bound, 2.0), slope_in_entries=slope["median"] / 2, bound=entries_bound),
         reading("near-linear in the number N of points", _side(slope, points_bound),
-                slope_in_points=slope["median"], bound=points_bound),
+                slope_in_points=slope["median"], bound=points_bound,
+                not_admitted="invented"),   # a variable the slide does not name (R3)
     ]
     return decide_readings(
         readings,

@@ -149,7 +149,8 @@ def imex_k1(budget: str) -> Evidence:
         reading("'because the implicit map uses the lookahead': with the lookahead matched "
                 "(μ_{t+½} ↦ μ_{t+½} − 1 in the Lie–Trotter block) the two blocks would coincide",
                 structure and max(matched_gap) < tol, max_gap_with_matched_lookahead=max(matched_gap),
-                gap_is_exactly_V_half=x_gap_minus_v_half < tol, velocity_gap=v_gap),
+                gap_is_exactly_V_half=x_gap_minus_v_half < tol, velocity_gap=v_gap,
+                not_admitted="invented"),   # 'only because' is not in the sentence (R3)
     ]
     return decide_readings(
         readings,

@@ -221,7 +221,8 @@ def lie_trotter_vs_euler(budget: str) -> Evidence:
         reading("on validation loss (the Best columns of Tables 2-3, the quantity §5 ranks by)",
                 min(best_only.values()) > 0 and n_lt_best),
         reading("on every reported metric (Best and Final loss, Train@10k, Table 4 acc_norm)",
-                min(every_metric.values()) > 0 and n_lt_best and n_lt_acc),
+                min(every_metric.values()) > 0 and n_lt_best and n_lt_acc,
+                not_admitted="invented"),   # an 'every' the sentence does not state (R3)
     ]
     return decide_readings(
         readings,
@@ -334,7 +335,8 @@ def nesterov_vs_polyak(budget: str) -> Evidence:
     readings = [
         reading("Nesterov below Polyak in every matched pair of Tables 2 and 3 (Best), the "
                 "strongest improvement in each", base and min(diffs.values()) > 0,
-                reversed_pairs={k: v for k, v in diffs.items() if v <= 0}),
+                reversed_pairs={k: v for k, v in diffs.items() if v <= 0},
+                not_admitted="invented"),   # 'in every matched pair' is not in the sentence (R3)
         reading("on OpenWebText, where the next sentence points (Figure 5)", base and min(owt) > 0),
         reading("on average over the matched pairs, the best model (Nesterov+Lie-Trotter) being a "
                 "Nesterov one", base and sum(diffs.values()) / len(diffs) > 0,
@@ -412,7 +414,8 @@ def conclusion(budget: str) -> Evidence:
                 "and Transformer weight matrices')", tables, comparisons=len(margins),
                 smallest_margin=min(margins.values())),
         reading("'of the same size' as the same parameter count", tables and momentum_small / gd_small < 1.01,
-                momentum_over_gd_parameters_small=momentum_small / gd_small),
+                momentum_over_gd_parameters_small=momentum_small / gd_small,
+                not_admitted="consequence"),   # counted by yurii:param-count-momentum (R5)
     ]
     return decide_readings(
         readings,
