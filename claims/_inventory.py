@@ -20,7 +20,8 @@ from typing import Iterable
 from ._ledger import PAPERS
 
 KINDS = ("theorem", "proposition", "lemma", "corollary", "remark", "example", "equation",
-         "algorithm", "table", "figure", "prose", "count")
+         "algorithm", "table", "figure", "prose", "count",
+         "misprint")  # a symbol, label or index printed for the object the paper names otherwise
 
 
 @dataclass(frozen=True)

@@ -68,3 +68,9 @@ def register_misprints(paper: str, misprints: tuple[Misprint, ...]) -> None:
               paper_text=f"[{m.locator}] {m.printed_passage}\n[{m.intended_at}] {m.intended_passage}",
               slip=Slip(printed=m.printed, should_read=m.should_read, intended_at=m.intended_at,
                         root_cause=m.root_cause))(_check(m))
+
+
+def inventory_items(paper: str, misprints: tuple[Misprint, ...]) -> tuple:
+    """One inventory item per misprint (a checkable item of the paper, covered by its claim)."""
+    from ._inventory import Item
+    return tuple(Item(paper, m.locator, "misprint", m.statement, (f"{paper}:{m.label}",)) for m in misprints)

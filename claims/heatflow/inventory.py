@@ -4,6 +4,8 @@ figure is covered where the ledger recomputes the setting it shows (the reason s
 slides on prior work ([VBC20], [GLPR24], [CAP24]) report other papers' results and are not items.
 """
 from claims._inventory import Item
+from claims._misprints import inventory_items
+from claims.heatflow.misprints import MISPRINTS
 
 
 def _i(locator, kind, what, claims=(), reason=""):
@@ -83,4 +85,4 @@ ITEMS = (
        "the figures are images; the same setting (ρ₀, ε = 0.01, N = 100-1600 particles at the full "
        "budget, the continuum scheme on a grid) is rerun in heatflow:result-3 and drawn in the "
        "heatflow-mixture figure"),
-)
+) + inventory_items("heatflow", MISPRINTS)
