@@ -24,7 +24,12 @@ Outcomes. A check that holds returns a `Report` (the defect at the worst point, 
 the resolution the check reached, the number of points); a violation raises `StructureViolation`
 (an AssertionError) whose message is that report, in the style of `torch.testing`; a check that
 cannot tell a violation from rounding at the precision given raises `Undecidable` (never reported
-as a violation). Before measuring, f is called twice on the same input: a non-deterministic f
+as a violation): in the symplectic and volume checks a defect above the one-step bound is a
+violation only beyond its rounding zone (`particles._verify.rounding`: the measured rounding of
+the Jacobian, and `n_steps`, the number of steps a composition makes), whatever the resolution,
+and no note suggests a looser rtol or resolution. Every call of a user's map gets a fresh copy
+of its input (a step may update its argument in place; the caller's tensors never change).
+Before measuring, f is called twice on the same input: a non-deterministic f
 (dropout in train mode, weights re-created per call) raises `NondeterministicError` (a
 ValueError), and NaN or inf in its output or Jacobian raises `NonFiniteError` (a ValueError)
 naming f and the point. Bad arguments raise `TypeError`/`ValueError` naming the parameter.

@@ -11,8 +11,8 @@ import numpy as np
 import torch
 
 from particles._verify.outcome import (Map, NonFiniteError, Report, check_map, check_x, conclude,
-                                       differing, name_of, nondeterministic, output_selector,
-                                       select_output, tolerance_or_none)
+                                       differing, name_of, nondeterministic, on_copy,
+                                       output_selector, select_output, tolerance_or_none)
 from theory.checks import positive_int
 
 
@@ -79,7 +79,7 @@ def _position_axis(dim, x: torch.Tensor, name: str = "dim") -> int:
 
 def _sequence_output(f, x: torch.Tensor, dim: int, output, name: str) -> torch.Tensor:
     """f(x) with the position axis `dim` of x's length, finite (or raise naming f and where)."""
-    out = select_output(f(x), output, name)
+    out = select_output(on_copy(f, x), output, name)   # f may update its input in place
     T = x.shape[dim]
     if out.ndim <= dim or out.shape[dim] != T:
         raise ValueError(f"f: its output must have the position axis dim={dim} of length {T}, "
@@ -209,7 +209,7 @@ def _perturbation_draw(f, x, dim: int, vocab_size, batch_dim, chunk: int, output
                         f"s={k} > t is perturbed: |Δout| = {by_pos[t].item():.3e} at output index {idx}"]
 
     def call(z: torch.Tensor):
-        return select_output(f(z), output, name)
+        return select_output(on_copy(f, z), output, name)
 
     def finite(k: int, out: torch.Tensor) -> torch.Tensor:
         """out, or NonFiniteError: a perturbation that leaves f's domain (sqrt or log of a positive

@@ -11,8 +11,8 @@ import torch
 
 from particles._verify.outcome import (RTOL_ULPS, EnergyReport, NonFiniteError, OrderReport,
                                        check_map, check_x, computes_in_float64, conclude,
-                                       differing, name_of, nondeterministic, point_label, scalar,
-                                       show)
+                                       differing, name_of, nondeterministic, on_copy, point_label,
+                                       scalar, show)
 from theory.checks import positive, positive_int
 
 
@@ -21,7 +21,7 @@ from theory.checks import positive, positive_int
 
 def _advance(step, x: torch.Tensor, h, name: str, k: int) -> torch.Tensor:
     """One step x ↦ step(x, h) (step(x) when h is None), checked: same shape, finite."""
-    y = step(x) if h is None else step(x, h)
+    y = on_copy(step, x) if h is None else on_copy(step, x, h)   # step may update x in place
     if not isinstance(y, torch.Tensor) or y.shape != x.shape:
         got = tuple(y.shape) if isinstance(y, torch.Tensor) else type(y).__name__
         raise TypeError(f"step = {name} must return a tensor of the state's shape "
@@ -80,13 +80,13 @@ def _rhs_reference(rhs, x0: torch.Tensor, t_end: float, n: int, floor: float):
     against the right one."""
     x = x0.detach().to(torch.float64)
     try:
-        f = rhs(x)
+        f = on_copy(rhs, x)
         in_float64 = x0.dtype == torch.float64 or computes_in_float64(f, x0.dtype)
     except Exception:  # noqa: BLE001  float32 parameters, a dtype check: x0's own dtype
         in_float64 = False
     if not in_float64:
         x = x0.detach()
-        f = rhs(x)
+        f = on_copy(rhs, x)
     if not isinstance(f, torch.Tensor) or f.shape != x.shape:
         raise TypeError(f"rhs must return a tensor of the state's shape {tuple(x.shape)}, got "
                         f"{tuple(f.shape) if isinstance(f, torch.Tensor) else type(f).__name__}")
@@ -95,10 +95,10 @@ def _rhs_reference(rhs, x0: torch.Tensor, t_end: float, n: int, floor: float):
         z, k = x, t_end / m
         with torch.no_grad():
             for _ in range(m):
-                k1 = rhs(z)
-                k2 = rhs(z + k / 2 * k1)
-                k3 = rhs(z + k / 2 * k2)
-                z = z + k / 6 * (k1 + 2 * k2 + 2 * k3 + rhs(z + k * k3))
+                k1 = on_copy(rhs, z)
+                k2 = on_copy(rhs, z + k / 2 * k1)
+                k3 = on_copy(rhs, z + k / 2 * k2)
+                z = z + k / 6 * (k1 + 2 * k2 + 2 * k3 + on_copy(rhs, z + k * k3))
         if not torch.isfinite(z).all():
             raise NonFiniteError(f"rhs: its RK4 solution over [0, {t_end!r}] with {m} steps is not finite")
         return z
@@ -131,7 +131,7 @@ def _consistency(step, x0: torch.Tensor, rhs, h: list[float], slope_tol: float, 
     16 · eps · max(|x0|, h|rhs(x0)|) must be at least 2 − slope_tol (fewer than 2 above it: consistent
     to rounding)."""
     with torch.no_grad():
-        f0 = rhs(x0)
+        f0 = on_copy(rhs, x0)
         if not isinstance(f0, torch.Tensor) or f0.shape != x0.shape:
             got = tuple(f0.shape) if isinstance(f0, torch.Tensor) else type(f0).__name__
             raise TypeError(f"rhs must return a tensor of the state's shape {tuple(x0.shape)}, got {got}")
@@ -297,7 +297,7 @@ def assert_order(step, x0: torch.Tensor, t_end, order, *, steps=(8, 16, 32, 64, 
 
 
 def _energy(H, x: torch.Tensor, name: str, k: int) -> torch.Tensor:
-    E = H(x)
+    E = on_copy(H, x)
     if not isinstance(E, torch.Tensor) or E.shape != x.shape[:-1]:
         got = tuple(E.shape) if isinstance(E, torch.Tensor) else type(E).__name__
         raise TypeError(f"H = {name} must return a tensor of shape {tuple(x.shape[:-1])} (one "
@@ -315,7 +315,7 @@ def _state_sensitivity(H, x: torch.Tensor):
     try:
         with torch.enable_grad():
             z = x.detach().clone().requires_grad_(True)
-            (g,) = torch.autograd.grad(H(z).sum(), z)
+            (g,) = torch.autograd.grad(on_copy(H, z).sum(), z)
     except (RuntimeError, TypeError):
         return None
     return (z.detach().to(torch.float64) * g.to(torch.float64)).abs().sum(-1)

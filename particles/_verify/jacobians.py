@@ -9,9 +9,9 @@ import warnings
 
 import numpy as np
 import torch
-from torch.func import jacrev, vmap
+from torch.func import jacfwd, jacrev, vmap
 
-from particles._verify.outcome import (RTOL_ULPS, Map, NonFiniteError, check_map, check_x,
+from particles._verify.outcome import (RTOL_ULPS, Map, NonFiniteError, check_map, check_x, clip,
                                        computes_in_float64, differing, name_of, nondeterministic,
                                        output_selector, point_label, select_output, show)
 from theory import symplectic as sy
@@ -120,7 +120,7 @@ def _per_point_jacobian(flat, X: torch.Tensor, Y: torch.Tensor, name: str, batch
     """Jacobians one point at a time with torch.autograd (f does not run under vmap), each
     checked against central differences along random directions: a value f depends on that
     leaves the graph (.item(), numpy) would make it a Jacobian of another map."""
-    why = str(vmap_error).splitlines()[0][:200]
+    why = clip(vmap_error, 200)
     fix = (f"f = {name} does not run under torch.func.vmap ({why}), and its per-point autograd "
            "Jacobian")
     how = ("Fix: write f with torch operations only (torch.sin, not np.sin; keep tensors instead "
@@ -131,7 +131,11 @@ def _per_point_jacobian(flat, X: torch.Tensor, Y: torch.Tensor, name: str, batch
         try:
             Di = torch.autograd.functional.jacobian(flat, xi, strict=True, vectorize=False)
         except RuntimeError as err:
-            raise ValueError(f"{fix} cannot be taken either: {str(err).splitlines()[0][:200].rstrip('.')}. "
+            if in_place(err):
+                raise ValueError(f"{fix} cannot be taken either: f modifies its input, or a tensor "
+                                 f"autograd saved, in place ({clip(err, 120)}). Fix: update a copy "
+                                 "(z = z.clone() first) or build the output with torch.cat") from err
+            raise ValueError(f"{fix} cannot be taken either: {clip(err, 200).rstrip('.')}. "
                              f"{how}") from err
         # central differences along a random direction at ε = eps^(1/3) · max(1, |x|) and ε/2 (their
         # gap estimates the error: a kink of ReLU or abs between x ± εv makes it large and the
@@ -167,17 +171,58 @@ def _per_point_jacobian(flat, X: torch.Tensor, Y: torch.Tensor, name: str, batch
     return torch.stack(Ds)
 
 
-def checked_jacobian(f: Map, x: torch.Tensor, event_dims: int, output) -> tuple[torch.Tensor, tuple[str, ...]]:
-    """(D, notes): D = Df at every point of x (batch + (m, n), dtype of f's output), after two
-    evaluations of f at the points (equal and finite, or raise naming f and the point)."""
+def point_map(f: Map, event: torch.Size, output, name: str):
+    """f on one flattened point: v (n,) ↦ the selected output, flattened (m,). f gets a fresh copy
+    of its input at every call, so a step that updates its argument in place (z[..., 0] += ...)
+    is differentiated like one that copies it (jacrev and autograd refuse an in-place update of
+    their own input), and neither the caller's x nor the points compared are changed."""
+    def flat(v: torch.Tensor) -> torch.Tensor:
+        return select_output(f(v.reshape(event).clone()), output, name).reshape(-1)
+    return flat
+
+
+def _fails_on_one_state(name: str, event, own: Exception, dtype: torch.dtype) -> ValueError:
+    """f raised on one state: a dtype mismatch (float32 weights, float64 x) or, most often
+    otherwise, an index into a batch axis (z[:, 0]) that one state has not."""
+    text = clip(own, 160)
+    if any(w in text for w in ("dtype", "Double", "Float", "Half", "BFloat16", "scalar type")):
+        hint = (f"its parameters and x (a {dtype} state) seem to differ in dtype: convert one to "
+                "the other (module.double() for float64 x, or x.float() for a float32 module)")
+    else:
+        hint = ("f is applied to one state at a time (through torch.func.vmap): index the "
+                "state's own axes from the end (z[..., 0], not z[:, 0])")
+    return ValueError(f"f = {name} fails on one state of shape {tuple(event)} "
+                      f"({type(own).__name__}: {text}); {hint}")
+
+
+def in_place(err: Exception) -> bool:
+    """Whether autograd refused an in-place update (of f's input or of a tensor it saved)."""
+    return "inplace" in str(err) or "in-place" in str(err)
+
+
+def _reverse_sees(flat, x0: torch.Tensor) -> bool:
+    """Whether f's output at x0 has an autograd path to x0 (False under torch.no_grad() in f)."""
+    try:
+        with torch.enable_grad():
+            y = flat(x0.detach().clone().requires_grad_(True))
+    except Exception:  # noqa: BLE001  f refuses an input that requires grad: keep reverse mode
+        return True
+    return bool(y.requires_grad)
+
+
+def checked_jacobian(f: Map, x: torch.Tensor, event_dims: int, output
+                     ) -> tuple[torch.Tensor, tuple[str, ...], str]:
+    """(D, notes, mode): D = Df at every point of x (batch + (m, n), dtype of f's output), after
+    two evaluations of f at the points (equal and finite, or raise naming f and the point); mode
+    "reverse" (vmap of jacrev), "forward" (vmap of jacfwd: f updates in place a tensor that
+    reverse mode saved) or "per-point" (torch.autograd, f does not run under vmap)."""
     name = name_of(f)
     batch, event = x.shape[: x.ndim - event_dims], x.shape[x.ndim - event_dims:]
     X = x.reshape(-1, math.prod(event))
-
-    def flat(v: torch.Tensor) -> torch.Tensor:
-        return select_output(f(v.reshape(event)), output, name).reshape(-1)
+    flat = point_map(f, event, output, name)
 
     notes: tuple[str, ...] = ()
+    mode = "reverse"
     try:
         Y, Y2 = vmap(flat)(X), vmap(flat)(X)
     except Exception as err:  # noqa: BLE001  f's own errors are raised again below, point by point
@@ -185,19 +230,39 @@ def checked_jacobian(f: Map, x: torch.Tensor, event_dims: int, output) -> tuple[
         try:
             Y, Y2 = (torch.stack([flat(xi) for xi in X]) for _ in range(2))
         except (IndexError, RuntimeError) as own:
-            # f fails on one state: most often it indexes a batch axis (z[:, 0]) that one state has not
-            raise ValueError(f"f = {name} fails on one state of shape {tuple(event)} ({type(own).__name__}: "
-                             f"{str(own).splitlines()[0][:160]}); f is applied to one state at a time "
-                             "(through torch.func.vmap): index the state's own axes from the end "
-                             "(z[..., 0], not z[:, 0])") from own
+            raise _fails_on_one_state(name, event, own, x.dtype) from own
         _checked_outputs(Y, Y2, X, name, batch)
         D = _per_point_jacobian(flat, X, Y, name, batch, err)
-        notes = (f"f does not run under torch.func.vmap ({str(err).splitlines()[0][:120]}): its "
+        mode = "per-point"
+        notes = (f"f does not run under torch.func.vmap ({clip(err, 120)}): its "
                  "Jacobian was taken point by point with torch.autograd and checked against a "
                  "central difference",)
     else:
         _checked_outputs(Y, Y2, X, name, batch)
-        D = vmap(jacrev(flat))(X)
+        try:
+            D = vmap(jacrev(flat))(X)
+        except RuntimeError as err:
+            if not in_place(err):
+                raise
+            # z[..., 1:] -= h * sin(z[..., :1]) changes the q that sin saved for its backward
+            # pass; forward mode saves nothing, so it differentiates such a step as written
+            try:
+                D, mode = vmap(jacfwd(flat))(X), "forward"
+            except RuntimeError as again:
+                raise ValueError(f"f = {name} modifies its input, or a tensor autograd saved, in "
+                                 f"place ({clip(err, 120)}), and its forward-mode Jacobian fails too "
+                                 f"({clip(again, 120)}). Fix: update a copy (z = z.clone() first) or "
+                                 "build the output with torch.cat") from again
+            notes = (f"f updates in place a tensor that reverse mode saved ({clip(err, 100)}): its "
+                     "Jacobian was taken in forward mode (torch.func.jacfwd), which saves none",)
+        if mode == "reverse" and not _reverse_sees(flat, X[0]):
+            # under @torch.no_grad() (or torch.inference_mode) inside f reverse mode sees no
+            # dependence and jacrev returns 0 (a false violation); forward mode is not blocked
+            Dfwd = vmap(jacfwd(flat))(X)
+            if Dfwd.abs().max() > 0:
+                D, mode = Dfwd, "forward"
+                notes = ("f's output has no reverse-mode (autograd) path to its input (torch.no_grad() "
+                         "inside f?): its Jacobian was taken in forward mode (torch.func.jacfwd)",)
     bad = ~torch.isfinite(D)
     if bad.any():
         i = int(torch.argmax(bad.flatten(1).any(-1).int()))
@@ -205,7 +270,7 @@ def checked_jacobian(f: Map, x: torch.Tensor, event_dims: int, output) -> tuple[
         raise NonFiniteError(f"the Jacobian of f = {name} contains NaN or inf at point "
                              f"{point_label(i, batch)}, entry ({r}, {c}), where f is finite; "
                              f"x = {show(X[i])}")
-    return D.reshape(*batch, D.shape[-2], D.shape[-1]), notes
+    return D.reshape(*batch, D.shape[-2], D.shape[-1]), notes, mode
 
 
 def jacobian(f: Map, x: torch.Tensor, *, event_dims: int = 1, output=None) -> torch.Tensor:
@@ -216,11 +281,14 @@ def jacobian(f: Map, x: torch.Tensor, *, event_dims: int = 1, output=None) -> to
     into Z_vec of seed 001 eq. (18). f is evaluated twice first: NondeterministicError or
     NonFiniteError (naming f and the point) when the two differ or are not finite. An f that
     cannot run under vmap (.item(), data-dependent control flow) is differentiated point by
-    point with torch.autograd (a UserWarning says so), checked against a central difference."""
+    point with torch.autograd (a UserWarning says so), checked against a central difference.
+    f gets a copy of its input at every call (it may update it in place; x is never changed);
+    a step that updates in place a tensor reverse mode saved, or an f under torch.no_grad(), is
+    differentiated in forward mode (torch.func.jacfwd; a UserWarning says so)."""
     check_map(f)
     event_dims = positive_int(event_dims, "event_dims")
     x = check_x(x, floating=True, min_ndim=event_dims, event_dims=event_dims)
-    D, notes = checked_jacobian(f, x, event_dims, output_selector(output))
+    D, notes, _ = checked_jacobian(f, x, event_dims, output_selector(output))
     for note in notes:
         warnings.warn(note, stacklevel=2)
     return D
