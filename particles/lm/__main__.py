@@ -4,7 +4,9 @@
   sweep     variants x seeds, skipping finished runs, resuming interrupted ones
   study     the ledger's committed studies: `study status [NAME]` lists what is committed, missing
             or stale; `study run NAME` trains what is missing into results/lm/NAME/ (tracked),
-            `study run all` every study in the planned order (start it once per core);
+            `study run all` every study in the planned order (start it once per core, or
+            once with --jobs N: N processes; --device cuda shares one GPU between them;
+            --deadline-s S starts no run that would end after S seconds);
             `study diagnose NAME` computes seed 002's flatness and Jacobian diagnostics of its
             trained models into results/lm/NAME-diagnostics/
   report    mean +- std of best/final validation loss per variant of a finished sweep
@@ -23,6 +25,7 @@ import math
 import os
 import statistics
 import sys
+from collections import Counter
 from dataclasses import fields, replace
 from pathlib import Path
 
@@ -32,7 +35,8 @@ from particles.threads import torch_threads
 from theory.cli import Parser, writable
 
 from .data import SOURCES, CorpusError
-from .studies import DIAGNOSED, STUDIES, get_study, run_plan
+from .runner import plan_tasks, run_tasks
+from .studies import DIAGNOSED, STUDIES, device_kind, get_study
 from .train import DEFAULT_ROOT, ResultError, TrainConfig, TrainingDiverged, load_results, sweep, train
 from .variants import VARIANTS
 
@@ -143,7 +147,9 @@ def _study_status(names: list[str]) -> int:
         study = get_study(name)
         got = study.collect()
         n_ok = sum(len(s) for s in got.results.values())
-        print(f"study {name}: {n_ok} committed, {len(got.diverged)} diverged, {len(got.missing)} missing, "
+        kinds = Counter(device_kind(r) for runs in got.results.values() for r in runs.values())
+        on = f" ({', '.join(f'{n} on {k}' for k, n in sorted(kinds.items()))})" if set(kinds) - {"cpu"} else ""
+        print(f"study {name}: {n_ok} committed{on}, {len(got.diverged)} diverged, {len(got.missing)} missing, "
               f"{len(got.invalid)} invalid of {len(study.variants) * len(study.seeds)} runs ({study.folder})")
         hours = study.remaining_core_hours(got) if got.missing else None
         if hours is not None:
@@ -161,6 +167,17 @@ def _study_status(names: list[str]) -> int:
         for variant, seeds in by_variant.items():
             print(f"  missing {variant}: seeds {','.join(seeds)}")
     return 0
+
+
+def _run(tasks, args, names: list[str]) -> int:
+    """`study run`: train the missing runs of `tasks` (`particles.lm.runner`), then the status; exit
+    status 1 when a run failed or a result is stale or corrupt (named in the summary)."""
+    summary = run_tasks(tasks, device=args.device, jobs=args.jobs, threads=args.threads,
+                        deadline_s=args.deadline_s, partial=args.partial, recompute=args.recompute,
+                        progress=args.jobs == 1)
+    print("\n".join(summary.lines()))
+    status = _study_status(names)
+    return 1 if summary.named("failed") or summary.named("invalid") else status
 
 
 def main(argv=None) -> int:
@@ -185,7 +202,17 @@ def main(argv=None) -> int:
                          help=f"one of {sorted(STUDIES)}; 'run all' follows the plan of studies.PLAN")
     p_study.add_argument("--variants", default=None, help="a subset of the study's variants")
     p_study.add_argument("--seeds", type=_seeds, default=None, help="a subset of seeds (default: the study's)")
-    p_study.add_argument("--threads", type=_finite(int), default=None)
+    p_study.add_argument("--threads", type=_finite(int), default=None,
+                         help="torch threads per run (default: the cores shared out between --jobs)")
+    p_study.add_argument("--device", default="cpu", help="cpu or cuda (default cpu); run: where to train")
+    p_study.add_argument("--jobs", type=_finite(int), default=1,
+                         help="run: processes training at once, each taking the next run nobody trains")
+    p_study.add_argument("--deadline-s", type=_finite(float), default=None, metavar="S",
+                         help="run: start no run whose estimate ends after S seconds; stop a running "
+                              "one at the checkpoint from which it could not finish (resumable)")
+    p_study.add_argument("--partial", action="store_true",
+                         help="run, with --deadline-s: also start runs that cannot finish by it; each "
+                              "trains to its last checkpoint before the deadline")
     p_study.add_argument("--recompute", action="store_true", help="retrain committed runs")
     p_report = sub.add_parser("report", help="mean +- std of a finished sweep")
     p_report.add_argument("--name", default="compact")
@@ -204,13 +231,18 @@ def main(argv=None) -> int:
             if args.action == "run":
                 raise UsageError(f"study: name the study to run, one of {sorted(STUDIES)} or 'all'")
             return _study_status(sorted(STUDIES))
+        if args.action == "run" and args.jobs < 1:
+            raise UsageError(f"--jobs: expected a positive number of processes, got {args.jobs}")
+        if args.action == "run" and args.deadline_s is not None and args.deadline_s <= 0:
+            raise UsageError(f"--deadline-s: expected seconds > 0, got {args.deadline_s}")
+        if args.partial and args.deadline_s is None:
+            raise UsageError("--partial: it only changes what --deadline-s stops; give --deadline-s too")
         if args.study == "all" and args.action == "run":
             if args.variants or args.seeds:
                 raise UsageError("--variants/--seeds: 'study run all' follows studies.PLAN; name a study to choose")
             for study in STUDIES.values():
                 writable(ap, "results folder", study.folder, folder=True, into_docs=True)
-            run_plan(threads=args.threads, recompute=args.recompute)
-            return _study_status(sorted(STUDIES))
+            return _run(plan_tasks("all"), args, sorted(STUDIES))
         study = get_study(args.study)
         if args.action == "status":
             return _study_status([study.name])
@@ -230,8 +262,7 @@ def main(argv=None) -> int:
             print(f"study {study.name}: diagnostics written for {len(written)} runs: {', '.join(written)}")
             return 0
         writable(ap, "results folder", study.folder, folder=True, into_docs=True)
-        study.run(variants, args.seeds, recompute=args.recompute)
-        return _study_status([study.name])
+        return _run(plan_tasks(study.name, variants, args.seeds), args, [study.name])
 
     cfg = _config(args)
     writable(ap, "--root/--name", Path(args.root) / args.name, folder=True, into_docs=True)

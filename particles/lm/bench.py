@@ -24,19 +24,19 @@ from __future__ import annotations
 import contextlib
 import copy
 import time
-from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
 import numpy as np
 import torch
 from torch import nn
-from torch.nn import functional as F
 
 from particles.threads import torch_threads
 from theory.checks import positive_int
 
-ForwardLoss = Callable[[nn.Module, torch.Tensor, torch.Tensor], torch.Tensor]
-
+# the timing primitives live in `particles.lm.timing` (shared with `cost_model` without an
+# import circle) and stay importable from here
+from .timing import (ForwardLoss, Timing, _sync, logits_cross_entropy, step_optimizers,  # noqa: F401
+                     time_interleaved, time_training)
 
 class ReferenceGPT(nn.Module):
     """A GPT built from torch's `nn.TransformerEncoderLayer` (the throughput reference).
@@ -74,91 +74,6 @@ class ReferenceGPT(nn.Module):
         x = self.wte(idx) + self.wpe(torch.arange(T, device=idx.device))
         x = self.blocks(x, mask=self.causal_mask[:T, :T], is_causal=True)
         return self.head(self.ln_f(x))
-
-
-def logits_cross_entropy(model: nn.Module, idx: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    """Mean next-token cross-entropy of a model whose forward returns logits (B, T, V)."""
-    logits = model(idx)
-    if isinstance(logits, tuple):
-        logits = logits[0]
-    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
-
-
-def _sync(device: torch.device) -> None:
-    if device.type == "cuda":
-        torch.cuda.synchronize(device)
-
-
-@dataclass(frozen=True)
-class Timing:
-    """Per-round mean step time of one model (seconds) and the batch it was timed on."""
-
-    name: str
-    step_seconds: tuple[float, ...]
-    tokens_per_step: int
-
-    @property
-    def median_step(self) -> float:
-        return float(np.median(self.step_seconds))
-
-    @property
-    def tokens_per_second(self) -> float:
-        return self.tokens_per_step / self.median_step
-
-
-def time_interleaved(calls: Mapping[str, Callable[[], object]], rounds: int, *, repeat: int = 1,
-                     clock: Callable[[], float] = time.process_time,
-                     sync: Callable[[], None] = lambda: None) -> dict[str, tuple[float, ...]]:
-    """Per-round mean seconds of `repeat` consecutive calls of every callable, interleaved: each
-    round calls every entry, in an order rotated by one between rounds, so that slow drifts of the
-    machine's load fall on all entries alike and cancel in the per-round ratios. `sync()` runs
-    before each clock reading (a device synchronization)."""
-    if not calls:
-        raise ValueError("calls must name at least one callable")
-    rounds, repeat = positive_int(rounds, "rounds"), positive_int(repeat, "repeat")
-    names = list(calls)
-    seconds: dict[str, list[float]] = {name: [] for name in names}
-    for r in range(rounds):
-        for name in names[r % len(names):] + names[: r % len(names)]:  # rotate the order
-            sync()
-            start = clock()
-            for _ in range(repeat):
-                calls[name]()
-            sync()
-            seconds[name].append((clock() - start) / repeat)
-    return {name: tuple(s) for name, s in seconds.items()}
-
-
-def time_training(models: Mapping[str, nn.Module], idx: torch.Tensor, targets: torch.Tensor, *,
-                  rounds: int = 5, steps: int = 3, warmup: int = 2, lr: float = 1e-4,
-                  forward_loss: ForwardLoss = logits_cross_entropy) -> dict[str, Timing]:
-    """Time `rounds` × `steps` AdamW training steps of every model, interleaved, on one batch."""
-    if not models:
-        raise ValueError("models must name at least one model")
-    rounds, steps = positive_int(rounds, "rounds"), positive_int(steps, "steps")
-    if isinstance(warmup, bool) or not isinstance(warmup, int) or warmup < 0:
-        raise ValueError(f"warmup must be a non-negative int, got {warmup!r}")
-    if idx.shape != targets.shape or idx.ndim != 2:
-        raise ValueError(f"idx and targets must both have shape (B, T), got {tuple(idx.shape)} "
-                         f"and {tuple(targets.shape)}")
-    optimizers = {name: torch.optim.AdamW(m.parameters(), lr=lr) for name, m in models.items()}
-
-    def step(name: str) -> None:
-        model, opt = models[name], optimizers[name]
-        loss = forward_loss(model, idx, targets)
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-
-    for name in models:
-        models[name].train()
-        for _ in range(warmup):
-            step(name)
-    cuda = idx.device.type == "cuda"
-    seconds = time_interleaved({name: (lambda name=name: step(name)) for name in models}, rounds,
-                               repeat=steps, clock=time.perf_counter if cuda else time.process_time,
-                               sync=lambda: _sync(idx.device))
-    return {name: Timing(name, s, idx.numel()) for name, s in seconds.items()}
 
 
 CI_LEVEL = 0.95  # confidence of the interval that decides a ratio statement
@@ -422,7 +337,7 @@ def measure_steps(setting, variants, *, device: str = "cuda", rounds: int = 7,
                   micro_repeat: int = 3, seed: int = 0, compile: bool = False, progress: bool = True) -> dict:
     """Seconds of one optimizer step of every variant at `setting` (a `cost_model.StepSetting`),
     measured on `device`: the step `cost_model.trace_step` counts (`accumulation` forward + backward passes of a micro-batch under
-    `setting.autocast`, then the optimizers of `_optimizers`, foreach AdamW), built on the device.
+    `setting.autocast`, then the optimizers of `timing.step_optimizers`, foreach AdamW), built on the device.
 
     Every model is resident at once and timed in interleaved rounds (`bench.time_interleaved`'s
     rotation, a device synchronization before each clock reading): per round and variant,
@@ -434,7 +349,6 @@ def measure_steps(setting, variants, *, device: str = "cuda", rounds: int = 7,
     micro and update times, and `bench.ratio_summary` of the ratio to the first variant."""
     from tqdm import tqdm
 
-    from .cost_model import _optimizers
     from .model import GPT
     from .variants import get_variant
     variants = list(dict.fromkeys(variants))
@@ -450,7 +364,7 @@ def measure_steps(setting, variants, *, device: str = "cuda", rounds: int = 7,
     for v in variants:
         torch.manual_seed(seed)
         models[v] = GPT(cfg, v).to(dev)
-        opts[v] = _optimizers(models[v], setting, foreach=dev.type == "cuda")
+        opts[v] = step_optimizers(models[v], setting, foreach=dev.type == "cuda")
 
     # one compiled graph per model: dynamo counts them as recompilations of one frame and falls
     # back to eager past its limit (8 by default), which would time eager models as compiled ones

@@ -59,6 +59,8 @@ from torch.utils._pytree import tree_flatten
 
 from theory.checks import positive_int
 
+from .timing import logits_cross_entropy, step_optimizers, time_training
+
 aten = torch.ops.aten
 
 # The CPU flash-attention kernels `scaled_dot_product_attention` dispatches to on this CPU,
@@ -329,16 +331,6 @@ class StepTrace:
         return sum(m for _, m in self.step_ops())
 
 
-def _optimizers(model, setting: StepSetting, foreach: bool) -> list[torch.optim.Optimizer]:
-    from .train import param_groups
-    groups = param_groups(model)
-    adamw = [p for name, ps in groups.items() if name != "matrix" or setting.optimizer == "adamw" for p in ps]
-    opts = [torch.optim.AdamW(adamw, lr=1e-4, foreach=foreach)]
-    if setting.optimizer == "muon":
-        opts.append(torch.optim.Muon(groups["matrix"], lr=1e-3, weight_decay=0.0))
-    return opts
-
-
 def trace_step(variant: str, setting: StepSetting, *, foreach: bool = False, fake: bool = True) -> StepTrace:
     """Trace one training step of `GPT(setting.gpt_config(), variant)` under `FakeTensorMode`
     (`fake=False`: on real CPU tensors, the same ops, faster at toy sizes and exact at any).
@@ -349,7 +341,6 @@ def trace_step(variant: str, setting: StepSetting, *, foreach: bool = False, fak
     kernels (torch's default on CUDA) instead of one kernel per parameter (its default on CPU)."""
     from torch._subclasses.fake_tensor import FakeTensorMode
 
-    from .bench import logits_cross_entropy
     from .model import GPT
     from .variants import get_variant
     get_variant(variant)
@@ -361,7 +352,7 @@ def trace_step(variant: str, setting: StepSetting, *, foreach: bool = False, fak
     marks = []
     with (FakeTensorMode(allow_non_fake_inputs=False) if fake else contextlib.nullcontext()):
         model = GPT(cfg, variant)
-        opts = _optimizers(model, setting, foreach)
+        opts = step_optimizers(model, setting, foreach)
         idx = torch.zeros(setting.batch_size, cfg.block_size, dtype=torch.long)
 
         def micro():
@@ -519,7 +510,6 @@ def measure_cpu(threads: int = 1) -> Machine:
     """
     from particles.threads import torch_threads
 
-    from .bench import time_training
     from .model import GPT
     with torch_threads(threads):
         g = torch.Generator().manual_seed(0)

@@ -8,7 +8,11 @@ and checkpoints stay in the git-ignored ``runs/lm/<study>/``. The ledger reads t
 JSONs and never trains: `Study.collect` returns the valid results and names every run that is
 missing, unreadable or stale (its configuration differs from the study's; the fields are named).
 ``python -m particles.lm study run NAME`` trains what is missing, seed-major (whole seeds
-first), resuming interrupted runs, so the folder fills across sittings.
+first), resuming interrupted runs, so the folder fills across sittings; ``--jobs N`` trains with N
+processes, ``--device cuda`` on a GPU they share, ``--deadline-s S`` within S seconds
+(`particles.lm.runner`). A run's device is part of its configuration: `Study.read` accepts a result
+of the study's configuration on a CPU or on CUDA (`DEVICE_KINDS`), and `Collected.devices` names
+the device kinds a comparison would pair (CUDA trains under bf16 autocast: the claims pair one kind).
 
 Studies (docs/training.md gives the learning curves these were chosen from):
 
@@ -60,11 +64,11 @@ import statistics
 
 import torch
 
-from theory.io import atomic_write_json
+from theory.io import atomic_write_json, run_lock
 
 from . import diagnostics as dg
-from .train import (ResultError, TrainConfig, TrainingDiverged, load_model, provenance, read_result,
-                    run_stem, sweep)
+from .train import (ResultError, TrainConfig, TrainingDiverged, config_hash, load_model, provenance,
+                    read_result, run_stem, train)
 from .variants import get_variant
 
 REPO = Path(__file__).resolve().parents[2]
@@ -134,6 +138,19 @@ SYMPFORMER_SOFTMAX = ("gd-lt", "nesterov-lt", "symp-softmax-plain-euler", "symp-
                       "symp-softmax-presymp-etd-ab2")
 
 
+# The kinds of device a study's runs may train on. A run's configuration names its device, so its
+# hash differs between kinds; `Study.read` accepts a result of the study's configuration on any of
+# these kinds, and `Collected.devices` says which kinds a comparison would pair (bf16 autocast on
+# CUDA against float32 on a CPU: the claims must not pair runs of different kinds).
+DEVICE_KINDS = ("cpu", "cuda")
+
+
+def device_kind(result: dict) -> str:
+    """'cpu' or 'cuda': the kind of device a result (or a result's ``config``) was trained on."""
+    config = result.get("config", result)
+    return torch.device(config.get("device", "cpu")).type
+
+
 @dataclass(frozen=True)
 class Collected:
     """The valid committed results of some arms of a study, and what is not (yet) usable."""
@@ -143,13 +160,20 @@ class Collected:
     invalid: dict[str, str] = field(default_factory=dict)  # run stem -> why (stale, corrupt)
     diverged: dict[str, str] = field(default_factory=dict)  # run stem -> how (a result of its own)
 
-    def paired_seeds(self, variants) -> list[int]:
-        """Seeds with a valid result for every one of `variants` (the pairing of the claims)."""
+    def paired_seeds(self, variants, device: str | None = None) -> list[int]:
+        """Seeds with a valid result for every one of `variants` (the pairing of the claims); with
+        `device` ('cpu' or 'cuda'), only the seeds whose runs of `variants` all trained on that kind."""
         common = None
         for v in variants:
-            seeds = set(self.results.get(v, {}))
+            seeds = {s for s, r in self.results.get(v, {}).items() if device is None or device_kind(r) == device}
             common = seeds if common is None else common & seeds
         return sorted(common or ())
+
+    def devices(self, variants, seeds=None) -> set[str]:
+        """The device kinds ('cpu', 'cuda') of the runs of `variants` at `seeds` (default: their
+        paired seeds): a comparison of these runs mixes device kinds when this has more than one."""
+        seeds = self.paired_seeds(variants) if seeds is None else seeds
+        return {device_kind(self.results[v][s]) for v in variants for s in seeds if s in self.results.get(v, {})}
 
 
 @dataclass(frozen=True)
@@ -168,6 +192,34 @@ class Study:
 
     def run_config(self, variant: str, seed: int) -> TrainConfig:
         return replace(self.config, variant=variant, seed=seed)
+
+    def on(self, device: str | None = None, threads: int | None = None) -> "Study":
+        """This study training on `device` (with `threads` torch threads per run); None keeps each."""
+        return replace(self, config=replace(self.config, **({"device": device} if device else {}),
+                                            **({"threads": threads} if threads else {})))
+
+    def expected_config(self, variant: str, seed: int, device: str | None = None) -> dict:
+        """The configuration (`TrainConfig.as_dict`) of a run of this study trained on `device` (a
+        device string of one of `DEVICE_KINDS`; default, or another kind: the study's own)."""
+        fields = self.run_config(variant, seed).as_dict()
+        if device is not None and torch.device(device).type in DEVICE_KINDS:
+            fields["device"] = device
+        return fields
+
+    def read(self, variant: str, seed: int) -> dict:
+        """The committed result of a run, valid for this study's configuration on the device it
+        names (any of `DEVICE_KINDS`); `ResultError` naming the file and the differing fields when
+        it is corrupt or stale."""
+        path = self.path(variant, seed)
+        r = read_result(path)
+        ours = self.expected_config(variant, seed, r["config"].get("device"))
+        if r["config_hash"] != config_hash(ours):
+            diff = {k: (v, r["config"].get(k, "<absent>")) for k, v in ours.items()
+                    if k != "threads" and r["config"].get(k, "<absent>") != v}
+            raise ResultError(f"result {path} is stale: its configuration differs in "
+                              + ", ".join(f"{k} (result {theirs!r}, wanted {mine!r})"
+                                          for k, (mine, theirs) in diff.items()))
+        return r
 
     @property
     def folder(self) -> Path:
@@ -192,7 +244,7 @@ class Study:
                         missing.append(run_stem(v, s))
                     continue
                 try:
-                    results.setdefault(v, {})[s] = read_result(path, self.run_config(v, s))
+                    results.setdefault(v, {})[s] = self.read(v, s)
                 except ResultError as exc:
                     invalid[run_stem(v, s)] = str(exc)
         return Collected(results, missing, invalid, diverged)
@@ -208,26 +260,36 @@ class Study:
             record = json.loads(path.read_text())
         except (OSError, ValueError):
             return None
-        return record if record.get("config_hash") == self.run_config(variant, seed).hash() else None
+        ours = self.expected_config(variant, seed, (record.get("config") or {}).get("device"))
+        return record if record.get("config_hash") == config_hash(ours) else None
 
-    def remaining_core_hours(self, got: Collected) -> float | None:
+    def remaining_core_hours(self, got: Collected, device: str | None = None) -> float | None:
         """Training time of the runs `got` lacks, in core-hours, at the speed of this study's
-        committed runs on the machine that trained them. A missing run of a variant with committed
-        runs costs their median `step_time_s` per step (the bench ratio of a variant measured at
-        another size can be far off: Ortho is ~1.7x vanilla in `bench-training`, ~3.4x at the
-        studies' size); one of a variant without costs the vanilla step time (median over the
-        committed runs of each one's `step_time_s` divided by its variant's step-time ratio to
-        vanilla from the committed figure `bench-training`, 1 where it has none) times its own
-        ratio. None when nothing is committed yet. Evaluation time is not counted."""
-        if not any(got.results.values()):
+        committed runs on the machine that trained them (`step_seconds`; with `device`, of the runs
+        on that device kind). None when nothing is committed yet. Evaluation time is not counted."""
+        if self.step_seconds(got, self.baseline, device) is None:
             return None
-        ratios = step_time_ratios()
-        vanilla = statistics.median_low(r["step_time_s"] / ratios.get(v, 1.0)
-                                        for v, runs in got.results.items() for r in runs.values())
-        own = {v: statistics.median_low(r["step_time_s"] for r in runs.values())
-               for v, runs in got.results.items() if runs}
         missing = (stem.rpartition("-seed")[0] for stem in got.missing)
-        return sum(own.get(v, vanilla * ratios.get(v, 1.0)) * self.config.steps for v in missing) / 3600
+        return sum(self.step_seconds(got, v, device) * self.config.steps for v in missing) / 3600
+
+    def step_seconds(self, got: Collected, variant: str, device: str | None = None) -> float | None:
+        """Seconds per training step of a run of `variant`, from the committed runs in `got` (of the
+        device kind `device` when given). A variant with committed runs costs their median
+        `step_time_s` (the bench ratio of a variant measured at another size can be far off: Ortho
+        is ~1.7x vanilla in `bench-training`, ~3.4x at the studies' size); one without costs the
+        vanilla step time (median over the committed runs of each one's `step_time_s` divided by its
+        variant's step-time ratio to vanilla from the committed figure `bench-training`, 1 where it
+        has none) times its own ratio. None when no run (of that kind) is committed."""
+        runs = {v: [r for r in rs.values() if device is None or device_kind(r) == device]
+                for v, rs in got.results.items()}
+        runs = {v: rs for v, rs in runs.items() if rs}
+        if not runs:
+            return None
+        if variant in runs:
+            return statistics.median_low(r["step_time_s"] for r in runs[variant])
+        ratios = step_time_ratios()
+        vanilla = statistics.median_low(r["step_time_s"] / ratios.get(v, 1.0) for v, rs in runs.items() for r in rs)
+        return vanilla * ratios.get(variant, 1.0)
 
     @property
     def diagnostics_folder(self) -> Path:
@@ -296,22 +358,45 @@ class Study:
         tracked folder, weights to ``runs/lm/<study>/``. A run whose training loss becomes NaN or
         infinite is a result of its own: `TrainingDiverged`'s message is committed as
         ``<stem>.diverged.json`` (with the configuration hash and provenance), `collect` names it,
-        and it is not retrained (unless `recompute`)."""
+        and it is not retrained (unless `recompute`). Returns the results trained or found."""
         done = []
         for s in seeds or self.seeds:
             for v in variants or self.variants:
-                if self.divergence(v, s) is not None and not recompute:
-                    continue
-                try:
-                    done += sweep([v], [s], self.config, self.name, RESULTS_ROOT, progress=progress,
-                                  weights_root=WEIGHTS_ROOT, force=recompute)
-                except TrainingDiverged as exc:
-                    cfg = self.run_config(v, s)
-                    atomic_write_json(self.divergence_path(v, s), {
-                        "variant": v, "seed": s, "config_hash": cfg.hash(), "config": cfg.as_dict(),
-                        "message": str(exc).split("; the checkpoint")[0],
-                        **provenance(torch.device(cfg.device))})
+                _, result = self.train_run(v, s, progress=progress, recompute=recompute)
+                if result is not None:
+                    done.append(result)
         return done
+
+    def train_run(self, variant: str, seed: int, *, progress: bool = False, recompute: bool = False,
+                  on_checkpoint=None, since: float | None = None) -> tuple[str, dict | None]:
+        """Train one run unless it is done, under its lock (`theory.io.run_lock` in
+        ``runs/lm/<study>/``: another process training it is never joined). Returns (outcome,
+        result): ``("held", None)`` when a live process holds it, ``("done", result)`` when a valid
+        result exists (of any of `DEVICE_KINDS`; `ResultError` when a stale or corrupt one does:
+        never silently replaced) and ``("done", None)`` when its divergence is committed,
+        ``("diverged", None)`` when it diverges now, else ``("trained", result)``. `on_checkpoint`
+        goes to `train` (a deadline: `particles.lm.runner`); with `recompute`, a result written
+        after the time `since` (by another process of the same invocation) is done."""
+        with run_lock(WEIGHTS_ROOT / self.name, run_stem(variant, seed)) as mine:
+            if not mine:
+                return "held", None
+            path = self.path(variant, seed)
+            if recompute and since is not None and path.exists() and path.stat().st_mtime >= since:
+                return "done", self.read(variant, seed)
+            if not recompute:
+                if self.divergence(variant, seed) is not None:
+                    return "done", None
+                if self.path(variant, seed).exists():
+                    return "done", self.read(variant, seed)
+            cfg = self.run_config(variant, seed)
+            try:
+                return "trained", train(cfg, self.folder, progress=progress, force=True,
+                                        weights_dir=WEIGHTS_ROOT / self.name, on_checkpoint=on_checkpoint)
+            except TrainingDiverged as exc:
+                atomic_write_json(self.divergence_path(variant, seed), {
+                    "variant": variant, "seed": seed, "config_hash": cfg.hash(), "config": cfg.as_dict(),
+                    "message": str(exc).split("; the checkpoint")[0], **provenance(torch.device(cfg.device))})
+                return "diverged", None
 
 
 def _sha256(path: Path) -> str:

@@ -6,12 +6,11 @@ Results layout (how figures and diagnostics find the runs):
     <root>/<sweep>/<variant>-seed<k>.ckpt   checkpoint (model, optimizer, step, curves); resumable
     <root>/<sweep>/<variant>-seed<k>.pt     final weights (`load_model(result_path)` rebuilds it)
 
-`<root>` defaults to ``runs/lm`` (git-ignored scratch). The committed studies of the ledger
-(`particles.lm.studies`) keep their result JSONs in the tracked folder ``results/lm/<study>/`` and
-their weights under ``runs/lm/<study>/``. `load_results(sweep)` returns every finished result of a
-sweep; `sweep(variants, seeds, base)` trains what is missing and skips what is done (a run is done
-when its JSON exists with the same configuration hash). `train` on a finished run returns the
-recorded result without training, unless `force=True`.
+`<root>` defaults to ``runs/lm`` (git-ignored); the committed studies (`particles.lm.studies`) keep
+their result JSONs in the tracked ``results/lm/<study>/``, their weights in ``runs/lm/<study>/``.
+`load_results(sweep)` returns a sweep's finished results; `sweep(variants, seeds, base)` trains what
+is missing (done: its JSON exists with the same configuration hash). `train` on a finished run
+returns the recorded result without training, unless `force=True`.
 
 A result JSON holds: ``config`` (the `TrainConfig`), ``config_hash``, ``data`` (source, sha256,
 sizes, the byte entropies of the training split), ``variant``/``paper``/``label``, ``n_params``
@@ -23,19 +22,17 @@ the provenance ``commit``, ``torch``, ``python``, ``platform``, ``device``, ``th
 ``world_size``, and ``flops_per_token`` (`model.flops_per_token`) with ``mfu``, the model FLOPs
 utilisation against the device's bf16 peak (CUDA only).
 
-Optimisers (seed 004 App. A.3, seed 002 App. D.3): AdamW by default with weight decay on
-matrices and embeddings, none on norms and scalars, and the scalars at `scalar_lr_mult` times the
-learning rate; `optimizer="muon"` routes 2-D block weights to `torch.optim.Muon` (momentum 0.95,
-Nesterov, no weight decay) and the rest to AdamW. Linear warmup, then cosine to
-`min_lr_ratio` x peak for every group; global gradient clipping. On CUDA: TF32 matmuls, fused
-AdamW, the forward under bf16 autocast (fp16 with a GradScaler where bf16 is unsupported), and
-`torch.compile` when `compile=True`. Launched by `torchrun` (WORLD_SIZE > 1) it trains with
-DistributedDataParallel (gloo on CPU, NCCL on CUDA), every rank taking its rows of the same global
-batches; rank 0 writes.
+Optimisers (seed 004 App. A.3, seed 002 App. D.3): AdamW by default with weight decay on matrices
+and embeddings, none on norms and scalars, and the scalars at `scalar_lr_mult` times the learning
+rate; `optimizer="muon"` routes 2-D block weights to `torch.optim.Muon` (momentum 0.95, Nesterov,
+no weight decay) and the rest to AdamW. Linear warmup, then cosine to `min_lr_ratio` x peak for
+every group; global gradient clipping. On CUDA: TF32 matmuls, fused AdamW, the forward under bf16
+autocast (fp16 with a GradScaler where bf16 is unsupported), `torch.compile` when `compile=True`.
+Launched by `torchrun` (WORLD_SIZE > 1) it trains with DistributedDataParallel (gloo on CPU, NCCL
+on CUDA), every rank taking its rows of the same global batches; rank 0 writes.
 
 A non-finite loss stops the run with `TrainingDiverged` naming the step and the learning rate;
-the last checkpoint (written at the previous evaluation) is kept.
-"""
+the last checkpoint (written at the previous evaluation) is kept."""
 from __future__ import annotations
 
 import hashlib
@@ -179,15 +176,19 @@ class TrainConfig:
 
     def hash(self) -> str:
         """Hash of everything that changes the result (device/amp/compile included, threads not)."""
-        d = self.as_dict()
-        d.pop("threads")
-        return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:16]
+        return config_hash(self.as_dict())
 
     def differences(self, other: "TrainConfig | dict") -> dict[str, tuple]:
         """{field: (self's value, other's value)} for every field that changes the result."""
         theirs = other if isinstance(other, dict) else other.as_dict()
         return {k: (v, theirs.get(k, "<absent>")) for k, v in self.as_dict().items()
                 if k != "threads" and theirs.get(k, "<absent>") != v}
+
+
+def config_hash(fields: dict) -> str:
+    """`TrainConfig.hash` of a configuration's `as_dict` (without building it: a CUDA one on a CPU)."""
+    return hashlib.sha256(json.dumps({k: v for k, v in fields.items() if k != "threads"},
+                                     sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _check_device(device: str) -> None:
@@ -393,19 +394,22 @@ def _load_checkpoint(path: Path, cfg: TrainConfig) -> dict:
 
 
 def train(cfg: TrainConfig, out_dir: Path | str | None = None, *, progress: bool = False,
-          resume: bool = True, force: bool = False, weights_dir: Path | str | None = None) -> dict:
+          resume: bool = True, force: bool = False, weights_dir: Path | str | None = None,
+          on_checkpoint=None) -> dict:
     """Train one run; write `<out_dir>/<variant>-seed<k>.json` (and the .ckpt/.pt next to it, or
     in `weights_dir`) when `out_dir` is given. A finished run of the same configuration is read
-    back, not retrained, unless `force`. Returns the result dict (see the module docstring)."""
+    back, not retrained, unless `force`. Returns the result dict (see the module docstring).
+    `on_checkpoint(step, elapsed_s)` runs after each checkpoint (elapsed_s: training seconds of steps
+    0..step, evaluations excluded); an exception it raises ends the run there, resumable."""
     if out_dir is not None and not force:
         done = Path(out_dir) / f"{run_stem(cfg.variant, cfg.seed)}.json"
         if done.exists():
             return read_result(done, cfg)
     with torch_threads(cfg.threads):
-        return _train(cfg, out_dir, progress, resume, weights_dir)
+        return _train(cfg, out_dir, progress, resume, weights_dir, on_checkpoint)
 
 
-def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool, weights_dir) -> dict:
+def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool, weights_dir, on_checkpoint) -> dict:
     rank, world = _dist()
     device = torch.device(cfg.device)
     if device.type == "cuda":
@@ -472,8 +476,7 @@ def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool, weights_dir)
             opt.zero_grad(set_to_none=True)
         if scaler:
             scaler.update()
-        train_loss_acc += loss.item()
-        n_acc += 1
+        train_loss_acc, n_acc = train_loss_acc + loss.item(), n_acc + 1
         if bar:
             bar.update(1)
         last = step + 1 == cfg.steps
@@ -492,6 +495,8 @@ def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool, weights_dir)
                          "step": step + 1, "curves": curves, "elapsed": elapsed,
                          "config_hash": cfg.hash(), "config": cfg.as_dict()}
                 atomic_write(ckpt_path, lambda tmp: torch.save(state, tmp))
+                if on_checkpoint is not None:
+                    on_checkpoint(step + 1, elapsed)
             t0 = time.perf_counter()
     if bar:
         bar.close()
@@ -500,7 +505,7 @@ def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool, weights_dir)
     calls = count_oracle_calls(model.blocks[0], model.initial_state(train_batches.batch(0)[0][:1].to(device)))
     result = {
         "config": cfg.as_dict(), "config_hash": cfg.hash(),
-        "data": corpus.describe() | {"entropy_nats_per_byte": _entropies(cfg.data, cfg.max_bytes)},
+        "data": corpus.describe() | {"entropy_nats_per_byte": byte_entropies(corpus.train)},
         "variant": cfg.variant, "paper": model.variant.paper, "label": model.variant.label,
         "seed": cfg.seed, "n_params": count_parameters(model),
         "n_params_non_positional": count_parameters(model, non_positional=True),
@@ -522,10 +527,6 @@ def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool, weights_dir)
         if ckpt_path.exists():
             ckpt_path.unlink()
     return result
-
-
-def _entropies(source: str, max_bytes: int | None) -> dict[str, float]:
-    return byte_entropies(load_corpus(source, max_bytes=max_bytes).train)
 
 
 def load_model(result_path: Path | str, device: str = "cpu",
@@ -565,8 +566,7 @@ def sweep(variants: Iterable[str], seeds: Iterable[int], base: TrainConfig | Non
     differing fields (never silently replaced). Several processes may run the same sweep: each
     run is claimed by a lock file (`theory.io.run_lock`), so a run another live process is training is
     skipped (and left out of the returned list), never trained twice. (The ranks of one torchrun
-    job take no locks: they train each run together.)
-    """
+    job take no locks: they train each run together.)"""
     base = base or TrainConfig()
     variants, seeds = list(variants), list(seeds)
     for v in variants:
