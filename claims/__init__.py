@@ -49,7 +49,14 @@ def select(only: list[str] | None = None) -> list[Claim]:
     return [c for c in claims.values() if c.paper in only or c.id in only]
 
 
-def run_all(claims: list[Claim], budget: str = "quick", progress: bool = False) -> list[Result]:
+def run_all(claims: list[Claim], budget: str = "quick", progress: bool = False,
+            jobs: int = 1) -> list[Result]:
+    """Run `claims` at `budget`, in their order; `jobs` > 1 runs them in that many worker
+    processes (`claims._jobs`: the same results, in the same order)."""
+    claims = list(claims)
+    if jobs > 1 and len(claims) > 1:
+        from ._jobs import run_pooled
+        return run_pooled(claims, budget, jobs, load, progress)
     if progress:
         from tqdm import tqdm
         claims = tqdm(claims, desc=f"claims ({budget})", unit="claim")

@@ -5,7 +5,10 @@ arguments. Long studies read their committed results (results/) unless --recompu
 pages (docs/claims.md, the index; docs/ledger/<paper>.md; docs/errata/<paper>.md) are written only
 by the whole ledger at the full budget (`--budget full --markdown docs/claims.md`); quick or --only
 pages go elsewhere. --errata PAPER prints that paper's errata sheet (the page
-docs/errata/<paper>.md holds the same text at the full budget)."""
+docs/errata/<paper>.md holds the same text at the full budget). --jobs N (default: the machine's
+cores) runs the checks in N worker processes, the slowest first (claims/_jobs.py), with the
+verdicts, table and pages of --jobs 1, which runs them here, one after the other (a worker runs
+one torch thread: a full-precision float of --json may differ in its last bits)."""
 from __future__ import annotations
 
 import argparse
@@ -18,6 +21,7 @@ from theory.cli import Parser, stdout_to_stderr, writable
 from theory.io import atomic_write_text
 
 from . import BUDGETS, run_all, select, settings
+from ._jobs import check_jobs, jobs_argument
 from ._inventory import coverage_markdown, coverage_table, items
 from ._ledger import PAPERS
 from ._pages import errata_page, write_pages
@@ -31,8 +35,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--list", action="store_true", help="list the claims (id, method, locator) "
                    "without running them")
     p.add_argument("--coverage", action="store_true", help="the inventory of each paper's checkable "
-                   "items: items, covered, share per paper (--json: every item; --markdown PATH: the "
-                   "coverage page); nothing is run")
+                   "items: per paper the items per level (full, partial, proxy, prose-only, none), the "
+                   "full share and the full + partial + proxy share (--json: every item with its level "
+                   "and note; --markdown PATH: the coverage page); nothing is run")
     p.add_argument("--json", action="store_true", help="machine-readable output on stdout "
                    "(may be combined with --markdown)")
     p.add_argument("--markdown", metavar="PATH", type=Path,
@@ -45,7 +50,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--budget", choices=BUDGETS, default="quick")
     p.add_argument("--recompute", action="store_true",
                    help="recompute long studies instead of reading committed results (slow)")
+    jobs_argument(p)
     args = p.parse_args(argv)
+    check_jobs(p, args.jobs)
     if args.errata:
         if args.only or args.json or args.markdown or args.coverage or args.list:
             p.error("--errata: prints one paper's sheet; drop --only, --json, --markdown, --coverage, --list")
@@ -71,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     settings.recompute = args.recompute
     # with --json, stdout is the JSON alone: what the checks print goes to stderr
     with stdout_to_stderr() if args.json or args.errata else contextlib.nullcontext():
-        results = run_all(claims, args.budget, progress=not args.json and sys.stderr.isatty())
+        results = run_all(claims, args.budget, progress=not args.json and sys.stderr.isatty(),
+                          jobs=args.jobs)
     if args.errata:
         print(errata_page([r for r in results if r.claim.paper == args.errata], args.errata), end="")
         return 0 if all(r.as_expected for r in results) else 1

@@ -12,6 +12,14 @@ figures to DIR and the pages beside DIR/claims.md (docs/ when DIR is docs/figure
 moves the index (the other pages beside it). The coverage page (coverage.md, from the inventory claims/<paper>/inventory.py) is written next to
 the ledger page. A quick-budget run never writes under docs/.
 
+--jobs N (default: the machine's cores) draws the figures and runs the ledger's claims in N
+worker processes, each figure with the claims it shows in one task, so that a claim is computed
+once (figures/_pool.py); the files are those of --jobs 1, which runs everything here, in order.
+A run of every figure (no --only) writes its timing table, the slowest ten claims and figures in
+seconds: the committed run into docs/testing.md (between the markers of its "Timings" section),
+every other run into timings.md in its figure folder (the quick run: runs/figures/quick/). They
+are measurements, compared by no check; --jobs submits the slowest first by the last table.
+
 --check regenerates at the full budget (committed results, as the committed run) into the
 scratch folder runs/figures/check/ (emptied first), compares every file with its committed
 counterpart in docs/figures/, docs/claims.md and docs/coverage.md within the precision each is
@@ -23,6 +31,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+import time
 from pathlib import Path
 
 from tqdm import tqdm
@@ -30,11 +39,12 @@ from tqdm import tqdm
 import claims
 from theory.cli import DOCS, ROOT, Parser, writable
 from claims._inventory import coverage_markdown, items
+from claims._jobs import TESTING, TIMINGS, check_jobs, jobs_argument, timing_table, write_timings
 from claims._ledger import PAPERS
 from claims._pages import INDEX, errata_path, ledger_path, write_pages
 from theory.io import atomic_write_text
 
-from . import _check
+from . import _check, _pool
 from ._registry import Context, load
 
 LEDGER = "ledger"
@@ -69,7 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--check", action="store_true",
                    help="regenerate (full budget) into runs/figures/check/ and compare with the "
                         "committed files; exit 1 on a difference (see below)")
+    jobs_argument(p)
     args = p.parse_args(argv)
+    check_jobs(p, args.jobs)
     figures = load()
     if args.list:
         for f in figures.values():
@@ -100,21 +112,32 @@ def main(argv: list[str] | None = None) -> int:
             writable(p, "--ledger", page, folder=False, into_docs=not args.quick)
 
     claims.settings.recompute = args.recompute
+    start = time.perf_counter()
     ctx = Context(out=out, budget=budget)
-    failed = []
-    for name in tqdm([n for n in names if n != LEDGER], desc=f"figures ({budget})", unit="fig"):
-        ctx.name = name
-        try:
-            figures[name].draw(ctx)
-        except Exception as exc:  # keep going; report at the end with a non-zero exit
-            failed.append(f"{name}: {type(exc).__name__}: {' '.join(str(exc).split())}")
+    drawn = [n for n in names if n != LEDGER]
+    ledger = claims.select() if LEDGER in names else []
+    tasks = _pool.tasks_of(figures, drawn, ledger, budget) if args.jobs > 1 else []
+    if len(tasks) > 1:  # the figures with their claims, and the other claims, in a process pool
+        failures = _pool.run(ctx, figures, tasks, ledger, args.jobs)
+    else:
+        failures = {}
+        for name in tqdm(drawn, desc=f"figures ({budget})", unit="fig"):
+            if (failure := ctx.draw(figures[name])) is not None:
+                failures[name] = failure
+        ctx.name = ""
+    failed = [failures[n] for n in drawn if n in failures]
     if LEDGER in names:
-        results = [ctx.result(c.id) for c in tqdm(claims.select(), desc="ledger", unit="claim")]
+        results = [ctx.result(c.id) for c in tqdm(ledger, desc="ledger", unit="claim")]
         write_pages(page, results, budget)
         atomic_write_text(page.with_name(COVERAGE), coverage_markdown(items()))
         differs = [r.claim.id for r in results if not r.as_expected]
         if differs:
             failed.append(f"ledger: verdict differs from expect for {differs}")
+    if not args.only:  # a run of every figure: its timing table (measured, never compared)
+        table = timing_table(_claim_seconds(ctx), ctx.drawn, budget=budget, jobs=args.jobs,
+                             wall=time.perf_counter() - start)
+        committed = out.resolve() == COMMITTED_OUT.resolve() and not args.check and not args.quick
+        write_timings(TESTING if committed else out / TIMINGS, table)
     print(f"figures ({budget}) in {out}" + (f", ledger page {page}" if LEDGER in names else ""))
     for line in failed:
         print("FAILED", line, file=sys.stderr)
@@ -126,6 +149,13 @@ def main(argv: list[str] | None = None) -> int:
               + ("" if differences else " (within the precision each file is written at)"))
         failed += differences
     return 1 if failed else 0
+
+
+def _claim_seconds(ctx: Context) -> dict[str, float]:
+    seconds: dict[str, float] = {}
+    for cid, _, s in ctx.runs:
+        seconds[cid] = seconds.get(cid, 0.0) + s
+    return seconds
 
 
 def check(figures: dict, names: list[str], page: Path) -> list[str]:

@@ -22,6 +22,7 @@ import json
 import math
 import pkgutil
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -35,6 +36,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
 import claims  # noqa: E402
+from claims._jobs import lookup  # noqa: E402
 from theory.cli import shown  # noqa: E402
 from theory.io import atomic_write, atomic_write_text  # noqa: E402
 
@@ -119,6 +121,10 @@ class Context:
     budget: str
     name: str = ""
     _results: dict[str, claims.Result] = field(default_factory=dict)
+    # What this run computed, for its timing table: each claim run (id, the figure drawing when it
+    # ran or "" for the ledger, seconds) and each figure's drawing time, its claims' runs excluded.
+    runs: list[tuple[str, str, float]] = field(default_factory=list)
+    drawn: dict[str, float] = field(default_factory=dict)
 
     @property
     def recompute(self) -> bool:
@@ -129,11 +135,32 @@ class Context:
     def result(self, claim_id: str) -> claims.Result:
         """Run (once per process) the ledger claim `claim_id` at this budget."""
         if claim_id not in self._results:
-            registered = claims.load()
-            if claim_id not in registered:
+            claim = lookup(claim_id, claims.load)  # imports its paper's package, not every paper's
+            if claim is None:
                 raise KeyError(f"claim_id: no claim {claim_id!r} in the ledger")
-            self._results[claim_id] = claims.run(registered[claim_id], self.budget)
+            start = time.perf_counter()
+            result = claims.run(claim, self.budget)
+            self.remember(result, self.name, time.perf_counter() - start)
         return self._results[claim_id]
+
+    def remember(self, result: claims.Result, where: str, seconds: float) -> None:
+        """Record the run of a claim (here, or in a worker process of `python -m figures --jobs`);
+        the first result of a claim is the one its figures and the ledger page use."""
+        self._results.setdefault(result.claim.id, result)
+        self.runs.append((result.claim.id, where, seconds))
+
+    def draw(self, figure: "Figure") -> str | None:
+        """Draw `figure` here; None, or the line `python -m figures` reports when it raised."""
+        self.name = figure.name
+        ran, start = len(self.runs), time.perf_counter()
+        try:
+            figure.draw(self)
+            failure = None
+        except Exception as exc:  # keep going; reported at the end with a non-zero exit
+            failure = f"{figure.name}: {type(exc).__name__}: {' '.join(str(exc).split())}"
+        claims_seconds = sum(s for _, _, s in self.runs[ran:])
+        self.drawn[figure.name] = time.perf_counter() - start - claims_seconds
+        return failure
 
     def evidence(self, claim_id: str) -> claims.Evidence:
         r = self.result(claim_id)
