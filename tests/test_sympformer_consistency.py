@@ -29,11 +29,15 @@ def test_below_is_decided_only_outside_the_rounding_intervals(a, b):
 
 
 def test_appendix_b_minimum_lr_is_one_setting_only_as_an_overridden_default():
-    """Counterexample of sympformer:appendix-b-min-lr's first reading: 0.1×peak in the general
-    text, 0.4 in each of the three tables; read as a default each table overrides it holds, and no
-    reported experiment uses it (redundant, not contradicted)."""
+    """Counterexample of sympformer:appendix-b-min-lr as printed: 0.1×peak in the general text, 0.4
+    in each of the three tables; read as a default each table overrides it holds, and no reported
+    experiment uses it. That reading adds a qualifier the text does not print (R4, issue 38): the
+    claim marks it a rescue, so the sentence is a misprint for 0.4×peak."""
     general, per_table = _setting_readings("min_lr_ratio")
     assert general["verdict"] == "fails" and per_table["verdict"] == "holds"
+    assert "not_admitted" not in general and "not_admitted" not in per_table
+    _, rescue = _setting_readings("min_lr_ratio", default_not_admitted="rescue")
+    assert rescue["verdict"] == "holds" and rescue["not_admitted"].startswith("R4")
     assert set(general["per_table"].values()) == {"0.4"}
     assert per_table["tables_using_the_default"] == []
     assert per_table["tables_overriding"] == {"Table 1": "0.4", "Table 2": "0.4", "Table 3": "0.4"}
@@ -53,6 +57,8 @@ def test_two_softmax_variants_are_above_the_baseline_in_table_1():
         ["Presymp Euler", "Presymp AB2"]
     every, best = outperform_readings(lambda t: (BASELINE,), "best", slower=False)
     assert every["verdict"] == "fails" and best["verdict"] == "holds"
+    # the generic 'the SympFormer' states no 'every': that reading is invented (R3, issue 38)
+    assert every["not_admitted"].startswith("R3") and "not_admitted" not in best
     assert best["variants_read"] == {"Table 1": ["Presymp ETD-AB2"], "Table 2": ["Presymp Euler"],
                                      "Table 3": ["plain Euler"]}
 

@@ -84,7 +84,9 @@ def _all(values) -> bool | None:
 def outperform_readings(rivals_of, column: str, slower: bool) -> list[dict]:
     """The readings of 'the SympFormer outperforms <rivals>' (Tables 1-3, one column): every variant of
     every table, or the best variant of each table (the lowest printed value); with `slower`, the
-    variants read must also cost more wall time than each rival ('at higher wall-time costs')."""
+    variants read must also cost more wall time than each rival ('at higher wall-time costs'). The
+    generic 'the SympFormer' states no quantifier over the discretizations: the every-variant
+    reading is shown, not admitted (R3, issue 38)."""
     c = COLUMNS[column]
     out = []
     for scope in ("every SympFormer variant", "the best SympFormer variant of each table"):
@@ -98,6 +100,7 @@ def outperform_readings(rivals_of, column: str, slower: bool) -> list[dict]:
                 checks += [below(rows[r][2], rows[n][2]) for n in names for r in rivals_of(table)]
             per_table[table] = {"variants": names, "holds": _all(checks)}
         out.append(reading(f"{scope}, '{column}' column", _all(v["holds"] for v in per_table.values()),
+                           not_admitted="invented" if scope.startswith("every") else None,
                            per_table={t: v["holds"] for t, v in per_table.items()},
                            variants_read={t: v["variants"] for t, v in per_table.items()}))
     return out
@@ -205,12 +208,13 @@ APPENDIX_B = {
 }
 
 
-def _setting_readings(setting: str) -> list[dict]:
+def _setting_readings(setting: str, default_not_admitted: str | None = None) -> list[dict]:
     """Two readings of a general setting of App. B next to the per-table ones: it describes every
     reported experiment (each table that states its own value must agree), or it is a default
     that a table's own value overrides (then no table contradicts it: a table states its own value
     or uses the default; which tables use it is reported, since a default no reported run uses is
-    redundant, not wrong)."""
+    redundant, not wrong). `default_not_admitted` marks the default reading as not admitted (a
+    qualifier the text does not print: R4)."""
     values = APPENDIX_B[setting]
     tables = {t: v for t, v in values.items() if t != "general"}
     agree = {t: v is None or Decimal(v) == Decimal(values["general"]) for t, v in tables.items()}
@@ -218,14 +222,14 @@ def _setting_readings(setting: str) -> list[dict]:
     return [reading("the general setting describes every reported experiment", all(agree.values()),
                     per_table=tables, agrees=agree),
             reading("the general setting is a default the per-table settings override", True,
-                    tables_using_the_default=default_used,
+                    not_admitted=default_not_admitted, tables_using_the_default=default_used,
                     tables_overriding={t: v for t, v in tables.items() if v is not None})]
 
 
 @claim("sympformer:appendix-b-min-lr", locator="Appendix B: the general minimum LR against the per-table ratios",
        statement="Appendix B's minimum learning rate is one setting: 0.1×peak (general) and the ratio of "
                  "each table agree",
-       method="consistency", expect="holds",
+       method="consistency", expect="holds-with-correction",
        paper_text=r"We train in float16 and use a cosine LR schedule with linear warm-up, with the minimum LR "
                   r"set to 0.1×peak. … For Table˜1, we use 8 layers, 8 heads, embedding dimension 64, block "
                   r"size 512, batch size 6, and 16 gradient accumulation steps, evaluation batches of size "
@@ -238,14 +242,19 @@ def _setting_readings(setting: str) -> list[dict]:
                "conflict; read as a default that each table's paragraph overrides, nothing contradicts "
                "(the earlier check also required some table to use the default, a condition the "
                "sentence does not make: a default that no reported run uses is redundant, not wrong). "
-               "The reported runs used 0.4 by both readings; the toolkit follows it")
+               "The reported runs used 0.4 by both readings; the toolkit follows it. Issue 38: the "
+               "default reading adds a qualifier the text does not print (R4): false as printed, a "
+               "misprint for 0.4×peak, the ratio each table states")
 def appendix_b_min_lr(budget: str) -> Evidence:
-    readings = _setting_readings("min_lr_ratio")
+    readings = _setting_readings("min_lr_ratio", default_not_admitted="rescue")
+    per_table = [v for t, v in APPENDIX_B["min_lr_ratio"].items() if t != "general"]
     return decide_readings(
-        readings,
+        readings, all(v is not None and Decimal(v) == Decimal("0.4") for v in per_table),
+        correction="with the minimum LR set to 0.4×peak (the ratio Tables 1, 2 and 3 each state)",
         criterion="a reading holds iff the general and the per-table values agree for every table that "
                   "states one (reading 1), or always under reading 2 (a table's own value overrides the "
-                  "default; which tables use the default is reported)",
+                  "default; which tables use the default is reported); the correction holds iff every "
+                  "table states 0.4",
         numbers={"settings": APPENDIX_B["min_lr_ratio"]},
         counterexample={"general": "0.1×peak", "Table 1": "0.4", "Table 2": "0.4", "Table 3": "0.4"},
         ambiguity="the general 0.1×peak describes none of the reported runs: Tables 1, 2 and 3 each state "
@@ -295,14 +304,14 @@ def algorithm_1(budget: str) -> Evidence:
     """sympy: η = c_log ln t + c_lin t has η̇ = c_log/t + c_lin, §6.1's r/t + m with r = c_log,
     m = c_lin. Per layer: Algorithm 1 indexes h_X, h_Y and the MLP scalars by ℓ but not c_log,
     c_lin; read as one global pair this contradicts 'each layer carries … its own damping
-    schedule', read as the continuation of the per-block list ('L blocks, each with …') it
-    agrees."""
+    schedule' (a reading the text contradicts is not admitted: R3, issue 38), read as the
+    continuation of the per-block list ('L blocks, each with …') it agrees."""
     t, c_log, c_lin = sp.symbols("t c_log c_lin", positive=True)
     eta_ok = sp.simplify(sp.diff(c_log * sp.log(t) + c_lin * t, t) - (c_log / t + c_lin)) == 0
     indexed = ALGORITHM_1_PARAMETERS
     readings = [
         reading("c_log, c_lin as printed, without ℓ: one damping schedule for all blocks",
-                eta_ok and indexed["c_log"] and indexed["c_lin"]),
+                eta_ok and indexed["c_log"] and indexed["c_lin"], not_admitted="invented"),
         reading("c_log, c_lin continue the Input's list 'L blocks, each with …' (one pair per block)",
                 eta_ok and indexed["h_X"] and indexed["h_Y"]),
     ]
@@ -325,7 +334,11 @@ LOOK_AHEAD = {"x_bar_l", "mu_att_l", "Attn_l"}  # the attention evaluated at x̄
 
 @claim("sympformer:figure-1", locator="Figure 1 against Algorithm 1",
        statement="Figure 1 shows the block 'as described in Algorithm 1'",
-       method="consistency", expect="holds",
+       method="consistency", expect="holds-with-correction",
+       referee="changed (issue 38, R4), holds with an ambiguity -> erratum: Figure 1 evaluates the "
+               "attention at a look-ahead x̄_ℓ = x_ℓ + μ^att_ℓ y_ℓ that Algorithm 1 does not have; reading "
+               "it as 'Algorithm 1 plus App. B's look-ahead' is a variant the caption does not name (a "
+               "rescue), and the matching algorithm or caption is printed nowhere",
        paper_text=r"We summarize the architecture in Algorithm˜1 and visualize it in Figure 1. … "
                   r"$\bar{x}_{\ell}$ … $\mu^{\mathrm{att}}_{\ell}$ … Figure 1: The accelerated attention "
                   r"block followed by an accelerated MLP block as described in Algorithm˜1. … The learned "
@@ -342,7 +355,7 @@ def figure_1(budget: str) -> Evidence:
         reading("Figure 1 is Algorithm 1 as printed (the caption's 'as described in Algorithm 1')",
                 not only_figure, symbols_only_in_figure=sorted(only_figure)),
         reading("Figure 1 is Algorithm 1 with the attention look-ahead of App. B (Table 3), μ^att = 0 "
-                "giving Algorithm 1", only_figure <= LOOK_AHEAD),
+                "giving Algorithm 1", only_figure <= LOOK_AHEAD, not_admitted="rescue"),
     ]
     return decide_readings(
         readings,

@@ -461,14 +461,15 @@ def prop_4_5(budget: str) -> Evidence:
 @claim("sympformer:prop-4.5-euler", locator="Proposition 4.5, explicit Euler form printed after (28)",
        statement="the printed explicit-Euler update (Y⁺ = α_kY − (h/N)YYᵀXA + XV) is (14) applied to (28), "
                  "a consistent first-order scheme",
-       method="convergence", expect="holds", threads=1, paper_text=PROP_4_5_EULER_TEXT,
+       method="convergence", expect="holds-with-correction", threads=1, paper_text=PROP_4_5_EULER_TEXT,
        referee="changed (26 Nov 2026), holds-with-correction -> holds with an ambiguity (the misprint "
                "convention of docs/architecture.md): read literally, the update leaves XV without the "
                "h_k that (14) puts on the whole force (printed − (14) = (1 − h_k)XV, defect ~ ‖XV‖/h_k, "
                "inconsistent with (28) for either α_k of (14)). But the display is announced as '(14) "
                "... of (28)', both are printed, and Algorithm 1 (y ← ζ₁y + h_Y ζ₂G, G the right-hand "
                "side of (28), §6.1) with Table 4's plain Euler (ζ₁ = α, ζ₂ = 1) prints the intended "
-               "update: a dropped h_k whose intended form the paper states")
+               "update: a dropped h_k whose intended form the paper states. Issue 38 (R2): the dropped "
+               "h_k is a correction, not a reading: holds-with-correction, a misprint")
 def prop_4_5_euler(budget: str) -> Evidence:
     """The consistency defect ‖(z⁺ − z)/h − f(z)‖ of one step from a random (X, Y), as h → 0, under
     the two choices (14) leaves for α_k: constant damping μ with α_k = 1 − μh, and Nesterov's
@@ -502,7 +503,8 @@ def prop_4_5_euler(budget: str) -> Evidence:
                 for name, r in out.items()]
     corrected_ok = all(r["corrected_consistent"] for r in out.values())
     readings.append(reading("a dropped h_k on XV: the update is '(14) of (28)' as announced, the form "
-                            "Algorithm 1 and Table 4 (plain Euler: ζ₁ = α, ζ₂ = 1) print", corrected_ok))
+                            "Algorithm 1 and Table 4 (plain Euler: ζ₁ = α, ζ₂ = 1) print", corrected_ok,
+                            not_admitted="correction"))
     constant = out[next(iter(out))]
     return decide_readings(
         readings, corrected_ok,

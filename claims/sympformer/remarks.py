@@ -41,7 +41,10 @@ def elliptical_density(x: np.ndarray, m: np.ndarray, Sigma: np.ndarray, g) -> np
 
 @claim("sympformer:affine-pushforward", locator="§4.2, the affine invariance before Example 4.2",
        statement="the pushforward of E(m, Σ, g) by f(x) = Ax + b is E(Am + b, AΣAᵀ, g)",
-       method="property", expect="holds",
+       method="property", expect="holds-with-correction",
+       referee="changed (issue 38, R4), holds with an ambiguity -> erratum: 'a matrix A ∈ R^{d×d}' "
+               "includes singular A, for which there is no pushforward density; 'A invertible' is a "
+               "hypothesis the text does not state (a rescue), and the paper nowhere prints it",
        paper_text=r"We study elliptically contoured distributions because this family is invariant under "
                   r"the pushforward mapping function by affine linear functions: given the affine linear "
                   r"map $f(x)\coloneqq Ax+b$ for a matrix $A\in\operatorname{\mathbb{R}}^{d\times d}$ and a "
@@ -75,7 +78,7 @@ def affine_pushforward(budget: str) -> Evidence:
     off_plane = float(np.abs((sample - b) @ n).max())
     readings = [
         reading("A invertible (a density pushed to a density, as in Proposition 4.3's proof)", worst < 1e-12,
-                max_rel_error=worst),
+                not_admitted="rescue", max_rel_error=worst),
         reading("any matrix A ∈ R^{d×d}, as printed (singular A included)", eig[0] > 1e-12 * eig[-1],
                 min_eigenvalue_ratio_A_Sigma_At=float(eig[0] / eig[-1]), pushforward_off_plane=off_plane),
     ]
@@ -200,13 +203,14 @@ PROOF_5_1_TEXT = (
 
 @claim("sympformer:prop-5.1-proof", locator="Appendix A, proof of Proposition 5.1 (its last display)",
        statement="the last display of the proof is δ/δρ ∫Φ(G^SM_ρ)^{-1}[Φ]dx",
-       method="property", expect="holds", paper_text=PROOF_5_1_TEXT,
+       method="property", expect="holds-with-correction", paper_text=PROOF_5_1_TEXT,
        referee="changed, holds-with-correction -> holds with an ambiguity (the misprint convention of "
                "docs/architecture.md: the paper itself states the intended form): the line before it is right (−∫∫e^{yᵀAx}/Z(x)² ‖∇Φ(x)‖²_B ρ(x)φ(y)dxdy with "
                "Z(x) = ∫e^{zᵀAx}ρ(z)dz); renaming x ↔ y to read off δ/δρ at x must turn Z(x)² into "
                "Z(y)², and the display keeps Z(x)²: with x the free variable it is not the variation "
                "(atoms: relative error O(1)). A renaming typo: (33), which states the result, has "
-               "Z(y)² and holds (claim prop-5.1)")
+               "Z(y)² and holds (claim prop-5.1). Issue 38 (R2): 'a misprint for Z(y)²' is a "
+               "correction, not a reading: holds-with-correction, a misprint")
 def prop_5_1_proof(budget: str) -> Evidence:
     """Atoms with weights, A and B SPD commuting (`proof_5_1_display`)."""
     rng = np.random.default_rng(51)
@@ -221,7 +225,7 @@ def prop_5_1_proof(budget: str) -> Evidence:
         [reading("as printed, x the free variable: Z(x)² = (∫e^{zᵀAx}ρ(z)dz)² in the integral over y",
                  err_p < 1e-12, rel_error=err_p),
          reading("a renaming misprint for Z(y)², the form (33) states and the line before implies",
-                 err_c < 1e-12, rel_error=err_c)],
+                 err_c < 1e-12, not_admitted="correction", rel_error=err_c)],
         err_c < 1e-12,
         ambiguity="a misprint: the last display keeps Z(x)² where the renaming x <-> y needs Z(y)²; the "
                   "line before and (33), which states the result, have the intended form",
@@ -426,10 +430,10 @@ def simultaneous_rationale(budget: str) -> Evidence:
        statement="the outlined time discretizations respect the underlying damped Hamiltonian dynamics "
                  "of the particle systems",
        method="property", expect="holds",
-       paper_text=r"After approximating the PDE using particles, we outlined different time "
-                  r"discretizations that respect the underlying damped Hamiltonian dynamics. … The most "
-                  r"simple time discretization of (4) is a plain explicit forward Euler discretization "
-                  r"with step size $\tau>0$, which does not take any geometry into account.")
+       paper_text=r"The most simple time discretization of (4) is a plain explicit forward Euler "
+                  r"discretization with step size $\tau>0$, which does not take any geometry into "
+                  r"account. … After approximating the PDE using particles, we outlined different time "
+                  r"discretizations that respect the underlying damped Hamiltonian dynamics.")
 def conclusion_structure(budget: str) -> Evidence:
     """Two readings of 'respect'. Conformal symplecticity (factor σ_k) on a non-separable H like the
     particle systems' H^SM (the test Hamiltonian of `claims.sympformer.hamiltonian`): relative defect of (15)

@@ -23,7 +23,7 @@ from theory import schemes as S
 
 @claim("sympformer:eq-16-premise", locator="Section 2, text before eq. (16)",
        statement="for H with kinetic energy ½‖p‖², the dynamics (4) read ṗ + αp − ∇_xH(x,p) = 0",
-       method="symbolic", expect="holds",
+       method="symbolic", expect="holds-with-correction",
        paper_text=r"For a simple Hamiltonian, whose kinetic energy term is just $\frac{1}{2}\|p\|^{2}$, "
                   r"the dynamics (4) can be written as $\dot{p}+\alpha p-\nabla_{x}H(x,p)=0$.",
        referee="changed (26 Nov 2026), holds-with-correction -> holds with an ambiguity (the misprint "
@@ -31,7 +31,8 @@ from theory import schemes as S
                "printed, is ṗ + αp + ∇_xH = 0 for every H, and the printed equation leaves the residual "
                "−2∇_xH; but the sentence says it restates (4), which prints the intended sign, and the "
                "update (16) that follows subtracts the force as that sign requires: a sign misprint "
-               "whose intended form the paper prints")
+               "whose intended form the paper prints. Issue 38 (R2): 'a sign misprint for' is a correction, "
+               "not a reading: holds-with-correction, a misprint")
 def eq_16_premise(budget: str) -> Evidence:
     """The second row of (4): ṗ + αp − (J∇H)_p = ṗ + αp + ∇_xH = 0. Residual of the printed form
     along (4), for the two Hamiltonians the sentence can mean (kinetic ½p² with a potential F(x),
@@ -56,7 +57,8 @@ def eq_16_premise(budget: str) -> Evidence:
                 for name, r in residuals.items()]
     corrected_ok = all(r["corrected"] == 0 for r in residuals.values())
     readings.append(reading("a sign misprint for the second row of (4), which the sentence says it restates "
-                            "and (16) uses: ṗ + αp + ∇_xH = 0", corrected_ok and bool(sign_16)))
+                            "and (16) uses: ṗ + αp + ∇_xH = 0", corrected_ok and bool(sign_16),
+                            not_admitted="correction"))
     return decide_readings(
         readings, corrected_ok,
         ambiguity="a sign misprint: the force enters with + in (4), which the sentence restates, and (16) "

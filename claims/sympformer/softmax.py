@@ -73,7 +73,6 @@ EQ_15_ON_34_TEXT = (
     r"updated first, and then the position update uses the new momentum.")
 
 
-
 @claim("sympformer:eq-29-32", locator="Section 5.1, eqs. (29)-(32)",
        statement="δF^SM/δρ = −∫exp(yᵀAx)ρ(y)dy (30), its gradient (31), and −(G^SM_ρ)^{-1}[δF^SM/δρ] is the "
                  "softmax transformer PDE (velocity Γ_ρ)",
@@ -409,13 +408,13 @@ def _softmax_problem(N: int = 5, d: int = 2, scale: float = 0.4, seed: int = 14)
 @claim("sympformer:ex-5.5", locator="Example 5.5 (with eqs. (14), (16), (34))",
        statement="Example 5.5's two printed updates are the explicit Euler (14) and the exponential Euler (16) "
                  "applied to (34), consistent first-order discretizations of (34)",
-       method="convergence", expect="holds", threads=1, paper_text=EX_5_5_TEXT,
+       method="convergence", expect="holds-with-correction", threads=1, paper_text=EX_5_5_TEXT,
        referee="changed (26 Nov 2026), holds-with-correction -> holds, ambiguous (misprint convention): "
                "literally, −α_k flips the momentum every step and (16)'s extra h makes the force O(h²): "
                "neither update is consistent with (34); but 'the plain explicit Euler method (14) "
                "becomes' points to (14)'s +α_k, and the sentence after (16) prints its weights without "
                "the h; read so, both converge with order 1 (slopes ≈ 0.98). (16)'s α = r/s weight "
-               "stays an erratum (sympformer:eq-16)")
+               "stays an erratum (sympformer:eq-16). Issue 38 (R2): the intent is a correction: a misprint")
 def ex_5_5(budget: str) -> Evidence:
     from functools import partial
 
@@ -489,7 +488,7 @@ def ex_5_5(budget: str) -> Evidence:
                         euler_defect_slope=r["euler"]["slope"], expeuler_defect_slope=r["expeuler"]["slope"])
                 for name, r in defects.items()]
     readings.append(reading("two misprints read by their printed intent: (14)'s +α_k ('(14) becomes') and "
-                            "the weights stated after (16) (no leading h); constant damping", corrected_ok,
+                            "the weights stated after (16) (no leading h); constant damping", corrected_ok, not_admitted="correction",
                             euler_14_slope=slopes["euler_14"], expeuler_exact_weight_slope=slopes["expeuler_16_exact_weight"]))
     return decide_readings(
         readings, corrected_ok,
@@ -518,6 +517,7 @@ SCHEMES_34 = ("explicit_euler", "conformal_symplectic_euler", "exponential_euler
        statement="the conformally symplectic Euler scheme (15), applied to the accelerated softmax system (34), "
                  "is conformally symplectic with factor σ_k",
        method="property", expect="holds", figures=["accelerated-vs-classical"], threads=1,
+       repeats="sympformer:conclusion-structure",  # issue 38 (R5): the sentence both quote
        paper_text=EQ_15_ON_34_TEXT + r" … After approximating the PDE using particles, we outlined "
                   r"different time discretizations that respect the underlying damped Hamiltonian dynamics.",
        referee="changed: the mathematics stands ((15) on (34) has relative conformal defect ~7e-5 with "
@@ -526,7 +526,7 @@ SCHEMES_34 = ("explicit_euler", "conformal_symplectic_euler", "exponential_euler
                "'instead of' (15), naming (15) by its update order); read as the claim that (15) "
                "keeps its §2 property on (34) it fails, read as naming the scheme and its order "
                "(momentum first, exact damping, position with the new momentum) it holds: an "
-               "ambiguity, not an erratum")
+               "ambiguity, not an erratum. Issue 38 (R5): repeats sympformer:conclusion-structure")
 def eq_15_on_34(budget: str) -> Evidence:
     from claims.sympformer.hamiltonian import damping_by_quadrature
     from particles import integrators as integ
