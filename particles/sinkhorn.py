@@ -8,9 +8,12 @@ Objects (for a cloud x ∈ R^{N×d} with weights a, batched over leading axes):
   by alternating row/column normalization in the log domain (seed 003, slide "Sinkformer
   Self-Attention Mechanism": K^{ℓ+1} = N_R(K^ℓ) for even ℓ, N_C(K^ℓ) for odd ℓ, K⁰ = exp(C)),
   optionally after ε-scaling (one iteration at each of ε₀, ε₀q, … above the target).
-* `sinkhorn_points`: the same solver for C_ij = κ|x_i − y_j|² on point clouds, the cost never
-  formed: an online logsumexp over chunks of rows (`particles.sinkhorn_online`), O(N + M) memory,
-  which reaches N = 10⁵ (seed 003, slide "Sinkhorn Algorithm").
+* `sinkhorn_points`: the same solver for C_ij = κ|x_i − y_j|² on point clouds, the entry point a
+  user calls. It chooses its evaluation by memory (`choose_solver`): dense (`sinkhorn_log`'s updates
+  on the N×M cost) when DENSE_MATRICES N×M matrices fit `memory_budget` (default DENSE_BUDGET =
+  1 GiB), else online, the cost never formed: an online logsumexp over chunks of rows
+  (`particles.sinkhorn_online`), O(N + M) memory, which reaches N = 10⁵ (seed 003, slide "Sinkhorn
+  Algorithm"). The report names the choice and why.
 * `schrodinger_bridge`: the same-marginal SB π_{ρ,ε} of ρ = Σ aᵢδ_{xᵢ} for the cost κ|x−y|²
   (``cost="half_sq"``: κ = 1/2, which is the plan of Sinkhorn(xᵀy/ε); ``"sq"``: κ = 1, the slide
   "Entropic Regularization"). It solves the symmetric fixed point f = T(f) by the averaged
@@ -24,8 +27,8 @@ Everything is vectorized torch (no loop over particles), keeps the dtype and dev
 the log-domain updates evaluated as matrix–vector products around absorbed potentials
 (log-stabilized scaling), the same iterates up to rounding at a fraction of the cost of a
 logsumexp per update; `OnlineUpdates` has the same interface, so one loop (`_alternate`) serves
-`sinkhorn_log` and `sinkhorn_points`, and `schrodinger_bridge(..., chunk=c)` runs the bridge and
-its barycentric projection chunk by chunk. docs/benchmarks.md compares them with POT and GeomLoss.
+`sinkhorn_log` and both paths of `sinkhorn_points`, and `schrodinger_bridge(..., chunk=c)` runs
+the bridge and its barycentric projection chunk by chunk. docs/benchmarks.md compares them with POT and GeomLoss.
 """
 from __future__ import annotations
 
@@ -79,13 +82,16 @@ class SinkhornReport:
     """iterations run (each a column and a row update), `annealing` of them at ε above the target
     (ε-scaling) and at most max_iter at the target; residual: max over the batch of
     ‖row marginal − a‖₂ of the returned plan at the target ε (its column marginal is exact);
-    converged: residual <= tol."""
+    converged: residual <= tol; solver: the evaluation of the updates, "dense" (the N×M cost held)
+    or "online" (chunk by chunk), and solver_reason: why (`choose_solver`)."""
 
     iterations: int
     residual: float
     tol: float
     converged: bool
     annealing: int = 0
+    solver: str = "dense"
+    solver_reason: str = ""
 
 
 class SinkhornNotConverged(RuntimeError):
@@ -94,8 +100,8 @@ class SinkhornNotConverged(RuntimeError):
     def __init__(self, report: SinkhornReport):
         self.report = report
         at = report.iterations - report.annealing
-        super().__init__(f"Sinkhorn did not converge in max_iter={at} iterations at the target eps "
-                         f"({report.annealing} more while annealing): marginal residual "
+        super().__init__(f"Sinkhorn ({report.solver}) did not converge in max_iter={at} iterations at "
+                         f"the target eps ({report.annealing} more while annealing): marginal residual "
                          f"{report.residual:.3e} > tol {report.tol:.1e} (raise max_iter or eps)")
 
 
@@ -110,6 +116,14 @@ def _marginal_residual(log_a: torch.Tensor, delta: torch.Tensor) -> torch.Tensor
     return (torch.exp(log_a) * torch.expm1(delta.clamp(max=50.0))).norm(dim=-1).max()
 
 
+def _logsumexp_(E: torch.Tensor, dim: int) -> torch.Tensor:
+    """torch.logsumexp(E, dim) by the same operations (max, shift, exp, sum, log, unshift), in place:
+    E is overwritten, no second N×M buffer."""
+    m = E.amax(dim=dim, keepdim=True)
+    m.masked_fill_(m.abs() == math.inf, 0.0)
+    return E.sub_(m).exp_().sum(dim).log_().add_(m.squeeze(dim))
+
+
 class _Updates:
     """The two Sinkhorn updates of one cost C at temperature ε, in log-stabilized scaling form.
 
@@ -122,30 +136,29 @@ class _Updates:
     K̃ flushed below `tiny` carries relative weight ≤ tiny·e^{2τ} = √(ε_mach·tiny) ≪ ε_mach in its sum.
     The first update absorbs the given potential and zero; an update whose scalings leave that range
     is recomputed by logsumexp in the log domain and its pair absorbed into K̃ (Schmitzer, SIAM J.
-    Sci. Comput. 41 (2019), A1443, §3.1).
+    Sci. Comput. 41 (2019), A1443, §3.1). Memory: C, K̃ and, during a log-domain update, one N×M
+    workspace (DENSE_MATRICES = 3 matrices at most; the old K̃ is freed before the new one is built).
     """
 
     def __init__(self, C: torch.Tensor, eps: float):
         self.C, self.eps = C, eps
         info = torch.finfo(C.dtype)
         self.tau = 0.25 * math.log(info.eps / info.tiny)
-        self.f_abs = self.g_abs = self.K = self._minus_C_over_eps = None
+        self.f_abs = self.g_abs = self.K = None
 
     def set_eps(self, eps: float) -> None:
         """Change the temperature (ε-scaling): K̃ is re-absorbed at the next update."""
         if eps != self.eps:
-            self.eps, self.K, self._minus_C_over_eps = eps, None, None
+            self.eps, self.K = eps, None
 
     def _log_domain(self, v: torch.Tensor, log_w: torch.Tensor, over: int) -> torch.Tensor:
         """−ε log Σ exp((v − C)/ε + log w), summed over the axis `over` that v indexes (-1: columns,
-        -2: rows), by logsumexp."""
-        if self._minus_C_over_eps is None:  # needed only when a scaling leaves e^{±τ}
-            self._minus_C_over_eps = -self.C / self.eps
-        return -self.eps * torch.logsumexp(
-            self._minus_C_over_eps + (v / self.eps + log_w).unsqueeze(-3 - over), dim=over)
+        -2: rows), by logsumexp in one N×M workspace."""
+        E = torch.div(self.C, -self.eps).add_((v / self.eps + log_w).unsqueeze(-3 - over))
+        return -self.eps * _logsumexp_(E, over)
 
     def _absorb(self, f: torch.Tensor, g: torch.Tensor) -> None:
-        self.f_abs, self.g_abs = f, g
+        self.f_abs, self.g_abs, self.K = f, g, None
         K = (f / self.eps).unsqueeze(-1) + (g / self.eps).unsqueeze(-2)
         self.K = K.sub_(self.C, alpha=1 / self.eps).exp_()
 
@@ -216,11 +229,12 @@ def _settings(eps, tol, max_iter, eps_scaling):
     return eps, positive(tol, "tol"), max_iter, _eps_scaling(eps_scaling)
 
 
-def _alternate(updates, eps: float, log_a, log_b, *, tol, max_iter, f, g, raise_on_fail, stages):
+def _alternate(updates, eps: float, log_a, log_b, *, tol, max_iter, f, g, raise_on_fail, stages,
+               solver: tuple[str, str]):
     """The alternating iteration shared by `sinkhorn_log` and `sinkhorn_points`: row update first
     (from g, or zero), one column + row update per stage of `stages`, then at ε until the row
     residual of (f, g = cols(f)) is <= tol. The residual costs no pass over C: the rows of the plan
-    (f, g) are a_i exp((f_i − rows(g)_i)/ε)."""
+    (f, g) are a_i exp((f_i − rows(g)_i)/ε). `solver`: (name, reason) for the report."""
     updates.set_eps(stages[0] if stages else eps)
     if f is None:
         f = updates.rows(torch.zeros_like(log_b) if g is None else g, log_b)
@@ -234,9 +248,9 @@ def _alternate(updates, eps: float, log_a, log_b, *, tol, max_iter, f, g, raise_
         f_next = updates.rows(g, log_b)
         residual = float(_marginal_residual(log_a, (f - f_next) / eps))
         if residual <= tol:
-            return f, g, SinkhornReport(annealing + it, residual, tol, True, annealing)
+            return f, g, SinkhornReport(annealing + it, residual, tol, True, annealing, *solver)
         f = f_next
-    report = SinkhornReport(annealing + max_iter, residual, tol, False, annealing)
+    report = SinkhornReport(annealing + max_iter, residual, tol, False, annealing, *solver)
     if raise_on_fail:
         raise SinkhornNotConverged(report)
     return f, g, report
@@ -267,13 +281,65 @@ def sinkhorn_log(C: torch.Tensor, eps: float, a: torch.Tensor | None = None,
     f, g = _potential(f, log_a.shape, C, "f"), _potential(g, log_b.shape, C, "g")
     stages = _stages(eps, float(C.max() - C.min()), q)
     return _alternate(_Updates(C, eps), eps, log_a, log_b, tol=tol, max_iter=max_iter, f=f, g=g,
-                      raise_on_fail=raise_on_fail, stages=stages)
+                      raise_on_fail=raise_on_fail, stages=stages,
+                      solver=("dense", "sinkhorn_log: the cost matrix is given"))
 
 
 def _check_clouds(x, y) -> None:
     if x.shape[-1] != y.shape[-1] or x.shape[:-2] != y.shape[:-2]:
         raise ValueError(f"y must have the batch shape and dimension of x {tuple(x.shape)}, "
                          f"got {tuple(y.shape)}")
+    if y.dtype != x.dtype or y.device != x.device:
+        raise ValueError(f"y must have the dtype and device of x ({x.dtype}, {x.device}), "
+                         f"got {y.dtype}, {y.device}")
+
+
+# ------------------------------------------------------------------ the entry point's choice
+
+DENSE_BUDGET = 1 << 30   # bytes (1 GiB): `sinkhorn_points`'s default memory_budget for the dense path
+DENSE_MATRICES = 3       # N×M matrices the dense path holds at once: C, K̃, one logsumexp workspace
+SOLVERS = ("auto", "dense", "online")
+
+
+def dense_bytes(x: torch.Tensor, y: torch.Tensor) -> int:
+    """Memory of the dense path on clouds x (..., N, d), y (..., M, d): DENSE_MATRICES·B·N·M·itemsize
+    (B the batch size). Building C = κ·cdist² holds two matrices at once, the solve at most three
+    (`_Updates`); tests/test_sinkhorn_entry.py measures the peak resident-set growth against it."""
+    batch = math.prod(x.shape[:-2])
+    return DENSE_MATRICES * batch * x.shape[-2] * y.shape[-2] * x.element_size()
+
+
+def _mib(n: float) -> str:
+    return f"{n / 2 ** 20:.1f} MiB"
+
+
+def choose_solver(x: torch.Tensor, y: torch.Tensor, solver: str = "auto", memory_budget: float | None = None,
+                  chunk: int | None = None) -> tuple[str, str]:
+    """The evaluation `sinkhorn_points` runs, and why: ("dense" | "online", reason).
+
+    solver "dense" / "online" is obeyed. "auto" (default): online when `chunk` is given (a block
+    size asks for the chunked evaluation), else dense iff `dense_bytes(x, y)` ≤ `memory_budget`
+    (bytes; default DENSE_BUDGET = 1 GiB, a fixed constant rather than a share of the free memory,
+    so that a call makes the same choice on every machine and in every state of it), else online.
+    Both run the same iterates to rounding; dense is faster (matrix–vector products around absorbed
+    potentials, no exp per entry per update: 0.08–0.7× the online time in docs/benchmarks.md, the
+    least gain at the largest N), online needs O((N + M)·d + chunk·max(N, M)) memory. In float64
+    with B = 1 and N = M the default budget is dense up to N = 6688.
+    """
+    if not isinstance(solver, str) or solver not in SOLVERS:
+        raise ValueError(f"solver must be one of {SOLVERS}, got {solver!r}")
+    budget = DENSE_BUDGET if memory_budget is None else positive(memory_budget, "memory_budget")
+    if chunk is not None and solver == "dense":
+        raise ValueError(f"chunk={chunk!r} applies to the online solver only, got solver='dense'")
+    if solver != "auto":
+        return solver, f"solver={solver!r} requested"
+    if chunk is not None:
+        return "online", f"chunk={chunk} given (the chunked evaluation)"
+    need = dense_bytes(x, y)
+    shape = f"{DENSE_MATRICES} × {math.prod(x.shape[:-2])} × {x.shape[-2]} × {y.shape[-2]} {x.dtype}"
+    if need <= budget:
+        return "dense", f"dense memory {shape} = {_mib(need)} <= memory_budget {_mib(budget)}"
+    return "online", f"dense memory {shape} = {_mib(need)} > memory_budget {_mib(budget)}"
 
 
 def _chunk(chunk, m: int) -> int:
@@ -284,25 +350,39 @@ def sinkhorn_points(x: torch.Tensor, y: torch.Tensor, eps: float, a: torch.Tenso
                     b: torch.Tensor | None = None, *, cost: str = "half_sq", tol: float = 1e-9,
                     max_iter: int = 10_000, f: torch.Tensor | None = None,
                     g: torch.Tensor | None = None, raise_on_fail: bool = True,
-                    eps_scaling: float | None = None, chunk: int | None = None):
-    """`sinkhorn_log(pairwise_cost(x, y, cost), eps, a, b, ...)` without the N×M cost: the same
-    updates, stopping rule, returned (f, g, report) and ε-scaling (ε₀ = κ·diam², diam the diagonal
-    of the clouds' bounding box), evaluated `chunk` rows at a time by an online logsumexp
-    (`particles.sinkhorn_online`: memory O((N + M)·d + chunk·max(N, M)); the default chunk holds
-    ~2^18 entries). x (..., N, d), y (..., M, d) with the same batch shape. The iterates equal the
-    dense solver's up to rounding of the exponents, ≈ ε_mach·κ·max|x − x̄|²/ε (x̄ the clouds' mean)."""
+                    eps_scaling: float | None = None, chunk: int | None = None,
+                    solver: str = "auto", memory_budget: float | None = None):
+    """Entropic OT between point clouds for C_ij = κ|x_i − y_j|² (κ from `cost`): the updates,
+    stopping rule and returned (f, g, report) of `sinkhorn_log(pairwise_cost(x, y, cost), eps, a, b,
+    ...)`, with ε-scaling from ε₀ = κ·diam² (diam the diagonal of the clouds' bounding box). x (..., N,
+    d), y (..., M, d) with the same batch shape, dtype and device.
+
+    The updates are evaluated one of two ways, chosen by `choose_solver` and named in
+    `report.solver` with `report.solver_reason`: "dense" (the N×M cost formed, log-stabilized
+    scaling as in `sinkhorn_log`; DENSE_MATRICES·B·N·M·itemsize bytes) when that fits `memory_budget`
+    (default DENSE_BUDGET = 1 GiB), else "online" (`particles.sinkhorn_online`: `chunk` rows at a
+    time by an online logsumexp, memory O((N + M)·d + chunk·max(N, M)); the default chunk holds
+    ~2^18 entries). `solver="dense"` or `"online"` forces one; `chunk` implies online. Both give the
+    dense solver's iterates up to rounding of the exponents, ≈ ε_mach·κ·max|x − x̄|²/ε (x̄ the
+    clouds' mean), and the same iteration count."""
     x, y = _check_points(x, "x"), _check_points(y, "y")
     _check_clouds(x, y)
     eps, tol, max_iter, q = _settings(eps, tol, max_iter, eps_scaling)
+    kappa = cost_kappa(cost)
+    chunk = None if chunk is None else positive_int(chunk, "chunk")
+    choice = choose_solver(x, y, solver, memory_budget, chunk)
     log_a = _log_weights(a, x.shape[:-1], x, "a")
     log_b = _log_weights(b, y.shape[:-1], x, "b")
     f, g = _potential(f, log_a.shape, x, "f"), _potential(g, log_b.shape, x, "g")
     both = torch.cat([x, y], dim=-2)
     diameter = float((both.amax(dim=-2) - both.amin(dim=-2)).norm(dim=-1).max())
-    stages = _stages(eps, cost_kappa(cost) * diameter ** 2, q)
-    updates = OnlineUpdates(x, y, eps, cost, _chunk(chunk, max(x.shape[-2], y.shape[-2])))
+    stages = _stages(eps, kappa * diameter ** 2, q)
+    if choice[0] == "dense":
+        updates = _Updates(pairwise_cost(x, y, cost), eps)
+    else:
+        updates = OnlineUpdates(x, y, eps, cost, _chunk(chunk, max(x.shape[-2], y.shape[-2])))
     return _alternate(updates, eps, log_a, log_b, tol=tol, max_iter=max_iter, f=f, g=g,
-                      raise_on_fail=raise_on_fail, stages=stages)
+                      raise_on_fail=raise_on_fail, stages=stages, solver=choice)
 
 
 def log_plan(C: torch.Tensor, eps: float, f: torch.Tensor, g: torch.Tensor,
@@ -370,9 +450,11 @@ def schrodinger_bridge(x: torch.Tensor, eps: float, weights: torch.Tensor | None
     f = _potential(f, log_a.shape, x, "f")
     if chunk is None:
         T = _Updates(pairwise_cost(x, x, cost), eps)   # T(f) = T.rows(f, log_a), log-stabilized
+        solver = ("dense", "chunk=None: the N×N cost")
     else:
         chunk = positive_int(chunk, "chunk")
         T = OnlineUpdates(x, x, eps, cost, chunk)
+        solver = ("online", f"chunk={chunk} given")
     diameter = float((x.amax(dim=-2) - x.amin(dim=-2)).norm(dim=-1).max())
     stages = _stages(eps, cost_kappa(cost) * diameter ** 2, q)
     f = torch.zeros_like(log_a) if f is None else f
@@ -385,10 +467,10 @@ def schrodinger_bridge(x: torch.Tensor, eps: float, weights: torch.Tensor | None
         Tf = T.rows(f, log_a)
         residual = float(_marginal_residual(log_a, (f - Tf) / eps))
         if residual <= tol:
-            report = SinkhornReport(annealing + it, residual, tol, True, annealing)
+            report = SinkhornReport(annealing + it, residual, tol, True, annealing, *solver)
             return SchrodingerBridge(x, log_a, eps, cost, f, report, chunk)
         f = 0.5 * (f + Tf)
-    raise SinkhornNotConverged(SinkhornReport(annealing + max_iter, residual, tol, False, annealing))
+    raise SinkhornNotConverged(SinkhornReport(annealing + max_iter, residual, tol, False, annealing, *solver))
 
 
 def barycentric_projection(x: torch.Tensor, eps: float, weights: torch.Tensor | None = None,

@@ -17,8 +17,10 @@ clouds are first translated by one common vector (C is invariant), which keeps t
 |o|² − 2o·p + |p|² close to the exact differences: the exponents carry an absolute rounding error
 ≈ ε_mach·κ·max(|o|², |p|²)/ε, the price of never forming o − p.
 
-`particles.sinkhorn` uses this class for `sinkhorn_points` and for `schrodinger_bridge(...,
-chunk=...)`; it has the `rows` / `cols` interface of the dense `_Updates`, so both share one loop.
+`particles.sinkhorn` uses this class for `sinkhorn_points`'s online path (chosen when the dense
+path's N×M matrices exceed its memory budget, or forced by `solver="online"` or a `chunk`) and for
+`schrodinger_bridge(..., chunk=...)`; it has the `rows` / `cols` interface of the dense `_Updates`,
+so both share one loop.
 """
 from __future__ import annotations
 

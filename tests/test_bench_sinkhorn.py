@@ -59,13 +59,14 @@ def test_peak_rss_sees_an_allocation():
 
 
 def test_core_install_draws_ours_alone_and_says_why(monkeypatch, tmp_path):
-    """Without POT and GeomLoss (import fails) the bench measures ours (dense and online), skips
+    """Without POT and GeomLoss (import fails) the bench measures ours (the entry point, dense and online), skips
     the peers with the reason, and draws and summarizes without error."""
     monkeypatch.setitem(sys.modules, "ot", None)          # `import ot` raises ImportError
     monkeypatch.setitem(sys.modules, "geomloss", None)
     monkeypatch.setitem(bs.SETTINGS, "quick", {"cases": [[40, 0.1]], "rounds": 2, "online_only": [[80, 0.1]]})
     result = bs.measure("quick")
-    assert set(result["rows"][0]["solvers"]) == {bs.OURS, bs.ONLINE}
+    assert set(result["rows"][0]["solvers"]) == {bs.ENTRY, bs.OURS, bs.ONLINE}
+    assert result["rows"][0]["entry_choice"] == result["rows"][0]["solvers"][bs.ENTRY]["solver"] == "dense"
     assert set(result["summary"]["skipped"]) == {"POT", "GeomLoss"}
     assert all("not installed" in why for why in result["summary"]["skipped"].values())
     assert result["summary"]["all_meet_tol"] and result["summary"][bs.ONLINE]["at_most_half_of_pot_sinkhorn_log"] is None

@@ -1,5 +1,6 @@
-"""particles/sinkhorn_online.py and `sinkhorn_points` (seed 003, slide "Sinkhorn Algorithm"): the
-chunked O(N)-memory log-domain Sinkhorn against the dense solver, its marginals, ε-scaling, and
+"""particles/sinkhorn_online.py and `sinkhorn_points`'s online path (seed 003, slide "Sinkhorn
+Algorithm"; a given chunk, or solver="online", selects it): the chunked O(N)-memory log-domain
+Sinkhorn against the dense solver, its marginals, ε-scaling, and
 its behaviour at small ε. float64 throughout."""
 import math
 
@@ -84,7 +85,7 @@ def test_eps_scaling_reaches_the_same_fixed_point(n, eps, scaling, seed):
     C = sk.pairwise_cost(x, y)
     plans = []
     for q in (None, scaling):
-        f, g, _ = sk.sinkhorn_points(x, y, eps, tol=1e-12, max_iter=20_000, eps_scaling=q)
+        f, g, _ = sk.sinkhorn_points(x, y, eps, tol=1e-12, max_iter=20_000, eps_scaling=q, solver="online")
         plans.append(torch.exp(sk.log_plan(C, eps, f, g)))
     torch.testing.assert_close(plans[1], plans[0], rtol=0, atol=1e-8)
     bridges = [sk.schrodinger_bridge(x, eps, tol=1e-12, eps_scaling=q, chunk=c)
@@ -199,7 +200,7 @@ def test_bad_input_names_the_parameter():
 def test_not_converged_raises_with_the_residual_or_reports_it():
     x, y = cloud(0, (20, 2)), cloud(1, (20, 2))
     with pytest.raises(sk.SinkhornNotConverged, match="max_iter=3"):
-        sk.sinkhorn_points(x, y, 0.01, max_iter=3)
-    f, g, report = sk.sinkhorn_points(x, y, 0.01, max_iter=3, raise_on_fail=False, eps_scaling=0.5)
+        sk.sinkhorn_points(x, y, 0.01, max_iter=3, solver="online")
+    f, g, report = sk.sinkhorn_points(x, y, 0.01, max_iter=3, raise_on_fail=False, eps_scaling=0.5, solver="online")
     assert not report.converged and report.residual > report.tol
     assert report.annealing > 0 and report.iterations == report.annealing + 3
