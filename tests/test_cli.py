@@ -117,7 +117,8 @@ def test_json_and_markdown_together(tmp_path, capsys):
                         "--markdown", str(page)]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["id"] for r in rows] == ["sp_transformer:eq-4", "yurii:param-count"]
-    assert all(f"`{r['id']}`" in page.read_text() for r in rows)
+    ledger = "".join((tmp_path / "ledger" / f"{paper}.md").read_text() for paper in ("sp_transformer", "yurii"))
+    assert all(f"`{r['id']}`" in ledger for r in rows) and "ledger/yurii.md" in page.read_text()
 
 
 def test_json_stdout_is_the_json_alone_whatever_the_checks_print(capfd, monkeypatch):

@@ -1,4 +1,5 @@
 """The figure registry: listing, argument errors, deterministic bytes, the ledger page."""
+import pathlib
 import hashlib
 import subprocess
 import sys
@@ -101,11 +102,13 @@ def test_ledger_page_is_deterministic(tmp_path):
     from claims.__main__ import main as claims_main
     pages = []
     for run in range(2):
-        page = tmp_path / f"claims{run}.md"
+        page = tmp_path / f"run{run}" / "claims.md"
         claims_main(["--only", "sp_transformer", "--markdown", str(page)])
-        pages.append(page.read_text())
+        pages.append({p.relative_to(page.parent): p.read_text() for p in sorted(page.parent.rglob("*.md"))})
     assert pages[0] == pages[1]
-    assert pages[0].startswith("# The claims ledger") and "sp_transformer:" in pages[0]
+    assert sorted(map(str, pages[0])) == ["claims.md", "errata/sp_transformer.md", "ledger/sp_transformer.md"]
+    assert pages[0][pathlib.Path("claims.md")].startswith("# The claims ledger")
+    assert "`sp_transformer:eq-4`" in pages[0][pathlib.Path("ledger/sp_transformer.md")]
 
 
 def test_atomic_write_gives_ordinary_permissions(tmp_path):

@@ -227,9 +227,9 @@ def _training(recs: list[dict]) -> dict:
             "final_loss": [float(r["losses"][-1]) for r in recs],
             "final_val_loss": [float(r["val_losses"][-1]) for r in recs],
             "last_10pct_relative_drop": [c["relative_drop"] for c in conv],
-            "converged": [c["converged"] for c in conv],
-            "seconds_per_epoch": [r["provenance"]["seconds_per_epoch"] for r in recs],
-            "commits": sorted({r["provenance"]["commit"] for r in recs})}
+            "converged": [c["converged"] for c in conv]}
+    # (seconds per epoch and commits are the runs' provenance, in their committed files: a timing
+    # on the page would differ between two runs of the same check)
 
 
 def _evaluate(got: sp_train.Collected, b: sp_train.Budget, networks, components) -> dict:
