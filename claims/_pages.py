@@ -32,7 +32,7 @@ def _rows(results: Iterable[Result]) -> list[tuple[str, str, str]]:
 
 
 def _anchor(cid: str) -> str:
-    """The GitHub-style anchor of a claim's heading on its paper's page."""
+    """The anchor of a claim's section on its paper's page (an explicit `<a id>` before its heading)."""
     return "".join(ch for ch in cid.lower() if ch.isalnum() or ch in "-_ ").replace(" ", "-")
 
 
@@ -74,7 +74,7 @@ def _quote(text: str) -> list[str]:
 
 def _details(r: Result) -> list[str]:
     c = r.claim
-    out = ["", f"### `{c.id}`: {_verdict_cell(r)}", ""]
+    out = ["", f'<a id="{_anchor(c.id)}"></a>', "", f"### `{c.id}`: {_verdict_cell(r)}", ""]
     if c.paper_text:
         out += _quote(c.paper_text)
     if c.repeats:
