@@ -322,7 +322,7 @@ def choose_solver(x: torch.Tensor, y: torch.Tensor, solver: str = "auto", memory
     (bytes; default DENSE_BUDGET = 1 GiB, a fixed constant rather than a share of the free memory,
     so that a call makes the same choice on every machine and in every state of it), else online.
     Both run the same iterates to rounding; dense is faster (matrix–vector products around absorbed
-    potentials, no exp per entry per update: 0.08–0.7× the online time in docs/benchmarks.md, the
+    potentials, no exp per entry per update: 0.08–0.6× the online time in docs/benchmarks.md, the
     least gain at the largest N), online needs O((N + M)·d + chunk·max(N, M)) memory. In float64
     with B = 1 and N = M the default budget is dense up to N = 6688.
     """

@@ -51,7 +51,7 @@ def test_sync_counts_misprints_and_errata_by_root_cause_and_proxy_holds_apart():
     assert "2 errors of the papers, counted once per root cause, which make 1 further statement fail" in flat
     assert "1 ambiguity" in flat and "2 experiments decided at proxy scale (1 hold, 1 fail there" in flat
     assert "1 claim checks an unstated premise" in flat
-    assert "(1): `heatflow:c` (with `heatflow:c2`)." in new and "(`yurii:b` → fails)" in new
+    assert "(1): `heatflow:c` (with `heatflow:c2`)." in flat and "(`yurii:b` → fails)" in new
     assert "- Unstated premises (1): `sympformer:e` (fails)." in new
     assert "(1): `heatflow:d`." in new and "`yurii:f` (holds), `yurii:g` (fails)" in new
     assert "(`heatflow:c` → holds-with-correction)" in new
