@@ -16,9 +16,11 @@ the ledger page. A quick-budget run never writes under docs/.
 worker processes, each figure with the claims it shows in one task, so that a claim is computed
 once (figures/_pool.py); the files are those of --jobs 1, which runs everything here, in order.
 A run of every figure (no --only) writes its timing table, the slowest ten claims and figures in
-seconds: the committed run into docs/testing.md (between the markers of its "Timings" section),
-every other run into timings.md in its figure folder (the quick run: runs/figures/quick/). They
-are measurements, compared by no check; --jobs submits the slowest first by the last table.
+seconds, into timings.md in its figure folder's run folder (the committed run:
+runs/figures/full/timings.md; the quick run: runs/figures/quick/timings.md), so that a rerun of
+the committed run leaves git status clean; --record-timings (the committed run only) copies it
+into docs/testing.md, between the markers of its "Timings" section. They are measurements,
+compared by no check; --jobs submits the slowest first by the last table.
 
 --check regenerates at the full budget (committed results, as the committed run) into the
 scratch folder runs/figures/check/ (emptied first), compares every file with its committed
@@ -80,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="regenerate (full budget) into runs/figures/check/ and compare with the "
                         "committed files; exit 1 on a difference (see below)")
     jobs_argument(p)
+    p.add_argument("--record-timings", action="store_true",
+                   help="the committed full run: also write its timing table into docs/testing.md")
     args = p.parse_args(argv)
     check_jobs(p, args.jobs)
     figures = load()
@@ -137,7 +141,9 @@ def main(argv: list[str] | None = None) -> int:
         table = timing_table(_claim_seconds(ctx), ctx.drawn, budget=budget, jobs=args.jobs,
                              wall=time.perf_counter() - start)
         committed = out.resolve() == COMMITTED_OUT.resolve() and not args.check and not args.quick
-        write_timings(TESTING if committed else out / TIMINGS, table)
+        write_timings(ROOT / "runs" / "figures" / "full" / TIMINGS if committed else out / TIMINGS, table)
+        if committed and args.record_timings:
+            write_timings(TESTING, table)
     print(f"figures ({budget}) in {out}" + (f", ledger page {page}" if LEDGER in names else ""))
     for line in failed:
         print("FAILED", line, file=sys.stderr)
