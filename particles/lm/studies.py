@@ -468,15 +468,6 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
 )
 
 
-def run_plan(*, threads: int | None = None, recompute: bool = False, progress: bool = True) -> None:
-    """Train every missing run of `PLAN`, group by group (resumable; safe in parallel)."""
-    for name, variants, seeds in PLAN:
-        study = STUDIES[name]
-        if threads is not None:
-            study = replace(study, config=replace(study.config, threads=threads))
-        study.run(variants, seeds, progress=progress, recompute=recompute)
-
-
 def step_time_ratios() -> dict[str, float]:
     """Each variant's median training-step time over vanilla from the committed benchmark
     results/bench/bench-training.json ({} when it is absent or unreadable)."""
