@@ -22,7 +22,6 @@ other run of all figures writes it to `<out>/timings.md` (the quick run: runs/fi
 from __future__ import annotations
 
 import contextlib
-import copyreg
 import dataclasses
 import multiprocessing
 import os
@@ -37,7 +36,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from theory.cli import DOCS, ROOT
 
-from ._ledger import PAPERS, Claim, Result, RoundingLevel, registry, run, settings
+from ._ledger import PAPERS, Claim, Result, registry, run, settings
 
 TESTING = DOCS / "testing.md"   # holds the full run's timing table between the markers
 QUICK_TIMINGS = ROOT / "runs" / "figures" / "quick" / "timings.md"
@@ -71,15 +70,6 @@ def check_jobs(parser, jobs: int) -> None:
 
 
 # ------------------------------------------------------------------------------ what travels back
-
-def _reduce_rounding_level(x: RoundingLevel):
-    return RoundingLevel, (float(x), x.bound)
-
-
-# A RoundingLevel (a float subclass with a bound) pickles by default as a float whose __new__ lacks
-# the bound; this reducer keeps both (registered wherever this module is imported: every worker).
-copyreg.pickle(RoundingLevel, _reduce_rounding_level)
-
 
 @dataclass(frozen=True)
 class Ran:

@@ -486,6 +486,9 @@ class RoundingLevel(float):
         self.bound = bound
         return self
 
+    def __reduce__(self):   # pickled with its bound (the worker pools of claims._jobs send evidence)
+        return RoundingLevel, (float(self), self.bound)
+
 
 def jsonable(x: Any) -> Any:
     """Numbers and containers as plain JSON values (numpy/torch scalars and arrays included)."""
