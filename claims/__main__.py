@@ -1,6 +1,7 @@
 """python -m claims: run the ledger's checks at a budget and print their verdicts.
 
-Exit status 1 when any verdict differs from the claim's `expect` (errors included); 2 for bad
+Exit status 1 when any verdict differs from the claim's `expect` (errors included) or a reviewed
+claim's class from its review's decision (`Result.as_reviewed`); 2 for bad
 arguments. Long studies read their committed results (results/) unless --recompute. The committed
 pages (docs/claims.md, the index; docs/ledger/<paper>.md; docs/errata/<paper>.md) are written only
 by the whole ledger at the full budget (`--budget full --markdown docs/claims.md`); quick or --only

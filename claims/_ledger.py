@@ -335,8 +335,19 @@ class Result:
         return self.evidence.verdict if self.evidence is not None else ERROR
 
     @property
+    def as_reviewed(self) -> bool:
+        """The class computed is the one the referees' review decided (`Claim.review["decided"]`,
+        claims/<paper>/reviews.json), where the claim has a review; an experiment is held to it
+        at the full budget only (at the quick budget its runs are too short to decide)."""
+        decided = (self.claim.review or {}).get("decided")
+        if decided is None or (self.budget != "full" and self.claim.method == "experiment"):
+            return True
+        return self.kind == decided
+
+    @property
     def as_expected(self) -> bool:
-        return self.verdict == self.claim.expected(self.budget)
+        """The verdict is the claim's `expect` and the class is the review's decision."""
+        return self.verdict == self.claim.expected(self.budget) and self.as_reviewed
 
     def as_dict(self) -> dict[str, Any]:
         c = self.claim

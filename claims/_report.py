@@ -83,7 +83,8 @@ def table(results: Iterable[Result]) -> str:
     results = list(results)
     rows = [("id", "verdict", "expect", "method", "locator")]
     for r in results:
-        flag = "" if r.as_expected else "  <-- differs from expect"
+        flag = ("" if r.as_expected else "  <-- differs from expect"
+                if r.as_reviewed else f"  <-- class {r.kind}, the review decided {r.claim.review['decided']}")
         rows.append((r.claim.id, r.verdict, r.claim.expected(r.budget) + flag, r.claim.method, r.claim.locator))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths)) + "  " + row[4]

@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         atomic_write_text(page.with_name(COVERAGE), coverage_markdown(items()))
         differs = [r.claim.id for r in results if not r.as_expected]
         if differs:
-            failed.append(f"ledger: verdict differs from expect for {differs}")
+            failed.append(f"ledger: verdict differs from expect, or class from the review, for {differs}")
     if not args.only:  # a run of every figure: its timing table (measured, never compared)
         table = timing_table(_claim_seconds(ctx), ctx.drawn, budget=budget, jobs=args.jobs,
                              wall=time.perf_counter() - start)

@@ -218,6 +218,26 @@ def test_result_kind_keeps_premises_and_ambiguities_apart_from_errata():
     assert "FAILS · premise" in page and "> quoted" in page
 
 
+def test_a_class_other_than_the_reviews_decision_is_flagged_like_a_verdict_other_than_expect():
+    """A reviewed claim (claims/<paper>/reviews.json) must compute the class its review decided:
+    a check still computing an ambiguity the referees re-judged as `holds` is not as expected,
+    is flagged in the table and makes `python -m claims` exit 1; an experiment is held to its
+    review at the full budget only."""
+    ambiguous = Evidence("holds", "c", readings=[claims.reading("a", True), claims.reading("b", False)],
+                         ambiguity="a vs b")
+
+    def run(decided, method="property", budget="quick"):
+        c = Claim(id="sp_transformer:k", source=(SEED, "Theorem 0"), statement="s", method=method,
+                  check=lambda b: ambiguous, expect="holds", review={"decided": decided, "rule": "R3"})
+        return claims.run(c, budget)
+    assert run("ambiguity").as_expected and run("ambiguity").as_reviewed
+    stale = run("holds")
+    assert stale.verdict == stale.claim.expect and not stale.as_reviewed and not stale.as_expected
+    assert "class ambiguity, the review decided holds" in table([stale])
+    assert run("holds", method="experiment").as_expected
+    assert not run("holds", method="experiment", budget="full").as_expected
+
+
 def test_an_experiment_that_fails_at_proxy_scale_is_not_an_erratum():
     """An experiment whose evidence states a smaller model than the paper's (`scale`) and fails is
     kind `proxy`, tagged on the page and counted apart; at the paper's scale (or without a scale)
