@@ -321,3 +321,21 @@ def sync_tables(doc: str, page: str) -> str:
     for cid, block in ordering_blocks(page).items():
         lines += ["", f"#### `{cid}` → {verdicts[cid]}", "", block]
     return doc[:start] + "\n".join(lines + ["", TABLES_END]) + doc[end + len(TABLES_END):]
+
+
+COVERAGE_BEGIN = "<!-- coverage-summary: generated from docs/coverage.md by `python tools/sync_readme.py` -->"
+COVERAGE_END = "<!-- /coverage-summary -->"
+_COVERAGE_TABLE = re.compile(r"^\| paper \| items \|.*?\n(?=\n)", re.M | re.S)
+
+
+def sync_coverage(readme: str, coverage_page: str) -> str:
+    """`readme` with its coverage block rewritten: the first per-paper table of the coverage page
+    (docs/coverage.md, protocol items included: items per level, the full share and the full +
+    partial + proxy share); raises ValueError for a missing block or table."""
+    start, end = readme.find(COVERAGE_BEGIN), readme.find(COVERAGE_END)
+    if start < 0 or end < start:
+        raise ValueError(f"readme: no block between {COVERAGE_BEGIN!r} and {COVERAGE_END!r}")
+    table = _COVERAGE_TABLE.search(coverage_page)
+    if table is None:
+        raise ValueError("coverage_page: no per-paper table ('| paper | items | ...')")
+    return readme[:start] + f"{COVERAGE_BEGIN}\n{table.group(0)}{COVERAGE_END}" + readme[end + len(COVERAGE_END):]

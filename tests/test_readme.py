@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from claims._ledger import PAPERS
 from claims._pages import read_pages
-from claims._report import (SUMMARY_BEGIN, SUMMARY_END, TABLES_BEGIN, TABLES_END, ordering_blocks,
-                            ordering_tables, page_kinds, page_verdicts, sync_readme,
-                            sync_tables)
+from claims._report import (COVERAGE_BEGIN, COVERAGE_END, SUMMARY_BEGIN, SUMMARY_END, TABLES_BEGIN,
+                            TABLES_END, ordering_blocks, ordering_tables, page_kinds, page_verdicts,
+                            sync_coverage, sync_readme, sync_tables)
 
 ROOT = Path(__file__).resolve().parent.parent
 INDEX = (ROOT / "docs" / "claims.md").read_text()
@@ -21,6 +22,17 @@ TRAINING = (ROOT / "docs" / "training.md").read_text()
 def test_readme_summary_and_verdict_mentions_match_the_ledger_page():
     assert sync_readme(README, page_kinds(PAGE)) == README, \
         "README.md is out of date with docs/ledger/: run `.venv/bin/python tools/sync_readme.py`"
+
+
+def test_readme_coverage_table_is_the_coverage_pages_with_both_shares_per_paper():
+    coverage = (ROOT / "docs" / "coverage.md").read_text()
+    assert sync_coverage(README, coverage) == README, \
+        "README.md's coverage table is out of date with docs/coverage.md: run `.venv/bin/python tools/sync_readme.py`"
+    block = README[README.index(COVERAGE_BEGIN):README.index(COVERAGE_END)]
+    assert "| full share | full + partial + proxy share |" in block
+    assert all(f"| `{paper}` |" in block for paper in PAPERS)
+    with pytest.raises(ValueError, match="no block"):
+        sync_coverage("no markers", coverage)
 
 
 def test_the_index_counts_are_the_per_paper_rows():
