@@ -275,7 +275,7 @@ def hamiltonian_block(X, V, grad_E, grad_F, mu, beta, gamma, delta):
        statement="(extension) with gradient oracles and no lookahead (μ = 0) the printed Hamiltonian "
                  "block is conformally symplectic with factor β² (symplectic at β = 1), as its name "
                  "says; the lookahead μ ≠ 0 of the printed update breaks this",
-       method="property", expect="holds", premise=True,
+       method="property", expect="holds", extension=True,
        paper_text=r"Motivated by symplectic-Euler-style updates for partitioned Hamiltonian systems "
                   r"(Hairer et al., 2006), we evolve a token state  $X_t$  and momentum  $V_t$  with an "
                   r"Attn-kick → drift → MLP-kick update. Each kick evaluates its map at a lookahead  $X + "

@@ -229,8 +229,8 @@ ITEMS = (
        "the Attn-kick → drift → MLP-kick update motivated by symplectic Euler",
        ("yurii:hamiltonian-block", "yurii:oracle-calls"),
        "oracle-calls checks its oracle count (1 Attn + 1 MLP); missing: what 'motivated by symplectic "
-       "Euler' asserts, checked only by yurii:hamiltonian-block, a premise/extension claim, which covers "
-       "nothing"),
+       "Euler' asserts, checked only by yurii:hamiltonian-block, an extension claim (sharper than the "
+       "text), which covers nothing"),
     _i("proxy", "Appendix B.3; Table 5", "table",
        "all 17 update rules on TinyStories, standard (1 Attn + 1 MLP) and extra-compute panels",
        ("yurii:table-5", "yurii:table-5-text", "yurii:oracle-calls"),
