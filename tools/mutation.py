@@ -234,7 +234,8 @@ def _run_tests(copy: Path, files: list[str], timeout: float) -> tuple[bool, str]
 
 def _run_claims(copy: Path, ids: list[str], timeout: float) -> dict[str, str]:
     """{claim id: 'ok' or 'verdict (expected expect)'}; every id 'crash: ...' when the run fails."""
-    cmd = [sys.executable, "-m", "claims", "--json", "--only", *ids]
+    # one process: a mutant's copy must not spawn a pool per claim run (`claims --jobs`)
+    cmd = [sys.executable, "-m", "claims", "--json", "--jobs", "1", "--only", *ids]
     try:
         r = subprocess.run(cmd, cwd=copy, env=_env(copy), capture_output=True, text=True,
                            timeout=timeout)
