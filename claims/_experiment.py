@@ -256,7 +256,7 @@ def with_scale_trend(claim_id: str, ev: Evidence) -> Evidence:
 # studies, smallest first, at which they are trained (`wide`, `deep-wide`: width 128)
 SCALE_TREND = {
     "yurii:table-2": [("Nesterov+Lie-Trotter < GD+Lie-Trotter", "nesterov-lt", "gd-lt", ("main", "wide"))],
-    "momentum_streams:table-1": [("TMMFormer < Vanilla", "tmm", "gd-lt", ("main", "wide")),
+    "momentum_streams:table-1": [("TMMFormer < Vanilla", "tmm", "gd-lt", ("main", "wide", "wide-tpp")),
                                  ("YuriiFormer < Vanilla", "yurii", "gd-lt", ("main", "wide"))],
     "sympformer:table-1": [("Presymp ETD-AB2 < Baseline", "symp-softmax-presymp-etd-ab2", "gd-lt",
                             ("deep", "deep-wide"))],
@@ -268,8 +268,10 @@ def scale_trend(claim_id: str) -> dict:
     difference d = loss(b) - loss(a) (positive: the paper's sign) with its 95% CI over the
     study's paired seeds (>= MIN_SEEDS, else the missing runs), the model's parameters, the
     largest last-20% drop of the two arms' curves (a size whose runs have not flattened is named),
-    and whether the gap moves toward the paper's sign from the smallest to the largest size trained
-    (the mean of d grows; None below two sizes). Evidence beside the verdict, never the verdict."""
+    the training tokens per parameter, and whether the gap moves toward the paper's sign from the
+    first to the last study trained, in SCALE_TREND's order (by size; at one size, more tokens per
+    parameter last) (the mean of d grows; None below two). Evidence beside the verdict, never the
+    verdict."""
     from particles.lm.model import VOCAB_SIZE
     out = {}
     for label, a, b, names in SCALE_TREND[claim_id]:
@@ -287,6 +289,7 @@ def scale_trend(claim_id: str) -> dict:
                                   [got.results[b][s]["val_loss_full"] for s in seeds])
             flat = flatness(got, {a: a, b: b})
             points.append({"study": name, "params": params, "n_seeds": len(seeds),
+                           "tokens_per_param": c.steps * c.batch_size * c.block_size / params,
                            "mean_diff": d["mean_diff"], "ci95": d["ci95"],
                            "last_20pct_drop_max": max(f["max"] for f in flat["per_arm"].values()),
                            "arms_above_flatness_rule": flat["arms_above_rule"]})

@@ -1,6 +1,7 @@
 """scale-trend: each paper's headline gap against model size, from the committed runs (issue 25
 item 7): the paired difference d = loss(b) - loss(a) (positive: the paper's sign) with its 95% CI
-over seeds, at the proxy size the ledger decides on and one size up (width 128)."""
+over seeds, at the proxy size the ledger decides on and one size up (width 128), and at width 128
+with the smaller size's training tokens per parameter (`wide-tpp`, drawn slightly to the right)."""
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
@@ -22,10 +23,12 @@ def draw(ctx: Context) -> None:
     data = {}
     for ax, (cid, label, trend) in zip(axes[0], panels):
         pts = trend["points"]
-        for p in pts:
+        for i, p in enumerate(pts):
             lo, hi = p["ci95"]
-            ax.errorbar([p["params"]], [p["mean_diff"]], yerr=[[p["mean_diff"] - lo], [hi - p["mean_diff"]]],
-                        fmt="o", capsize=4, label=f"{p['study']} ({p['n_seeds']} seeds)")
+            same_size = sum(q["params"] == p["params"] for q in pts[:i])   # side by side, not on top
+            ax.errorbar([p["params"] * 1.08 ** same_size], [p["mean_diff"]],
+                        yerr=[[p["mean_diff"] - lo], [hi - p["mean_diff"]]], fmt="o", capsize=4,
+                        label=f"{p['study']} ({p['n_seeds']} seeds, {p['tokens_per_param']:.0f} tokens/param)")
         for m in trend["not_yet_trained"]:
             ax.axvline(m["params"], color="0.7", ls=":", lw=1)
             ax.text(m["params"], 0, f" {m['study']}: not trained", rotation=90, fontsize=7, color="0.4",

@@ -112,6 +112,11 @@ MAIN_MATCHED = replace(MAIN, n_embd=68)
 # figure `scale-trend`
 WIDE = replace(MAIN, n_embd=128)
 DEEP_WIDE = replace(DEEP, n_embd=128)
+# `wide` saw 9.9 training tokens per parameter against `main`'s 37.6 (the same 4000 steps of 32 x 64
+# tokens, 3.8x the parameters): `wide-tpp` trains `wide`'s Vanilla/TMMFormer pair for 15,200
+# steps, main's 37.6 tokens per parameter (828,544 parameters), to tell capacity from
+# under-training in the gap's fall at width 128 (issue 35)
+WIDE_TPP = replace(WIDE, steps=15_200)
 HONESTY = replace(BASE, steps=100, warmup=10, eval_interval=25, eval_batches=8, threads=1)
 
 # seed 004 Tables 2 and 5 (17 update rules)
@@ -419,6 +424,7 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
     Study("main-matched", MAIN_MATCHED, ("gd-lt",), (0, 1, 2)),
     Study("wide", WIDE, ("gd-lt", "nesterov-lt", "tmm", "yurii"), (0, 1, 2)),
     Study("deep-wide", DEEP_WIDE, ("gd-lt", "symp-softmax-presymp-etd-ab2"), (0, 1, 2)),
+    Study("wide-tpp", WIDE_TPP, ("gd-lt", "tmm"), (0, 1, 2)),
 )}
 
 
@@ -447,6 +453,8 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("wide", ("gd-lt", "nesterov-lt", "tmm", "yurii"), (0, 1, 2)),
     # issue 25 item 7 (one size up) before the protocol row of Table 2: ~5 against ~13 core-hours
     ("deep-wide", ("gd-lt", "symp-softmax-presymp-etd-ab2"), (0, 1, 2)),
+    # the scale trend's question (capacity or under-training?): ~4.5 core-hours
+    ("wide-tpp", ("gd-lt", "tmm"), (0, 1, 2)),
     # seed 000 Table 1's other four schemes: its some-scheme reading waits for them (~9 core-hours)
     ("deep", tuple(v for v in SYMPFORMER_SOFTMAX if v not in SYMPFORMER_SOFTMAX_HEADLINE), (0, 1, 2)),
     ("linear-appb", SYMPFORMER_LINEAR, (0, 1, 2)),
