@@ -120,7 +120,13 @@ def add_connection(budget: str) -> Evidence:
 
 @claim("sp_transformer:lambda-symplectic-matrix", locator="end of §4",
        statement="'Λ(Z) is a symplectic matrix' (for fixed Z)",
-       method="property", expect="holds",
+       method="property", expect="holds-with-correction",
+       referee="changed (issue 38, R2), holds with an ambiguity -> misprint: Λ(Z) is the T×T Cayley "
+               "matrix of eq. (19)-(20), orthonormal, and Table 2's T = sl = 5 is odd, so it cannot be "
+               "symplectic in Definition 1's sense; reading Λ as Λ̃ changes a printed symbol, a "
+               "correction (a dropped tilde). The paper calls Λ̃ the symplectic matrix two sentences "
+               "earlier ('the sparse matrix Λ̃ is symplectic', eq. (24)). That Λ̃ itself is only "
+               "conformally symplectic with eq. (20)'s ½ is sp_transformer:eq-19-20's erratum",
        paper_text=r"""We should also note that the eq. 21 is not perfectly symplectic; even though $\Lambda(Z)$ is a symplectic matrix it still depends on $Z$""")
 def lambda_symplectic_matrix(budget: str) -> Evidence:
     T_table2 = Table2().seq_len                      # Λ(Z) is T×T with T = sl = 5 (Table 2)
@@ -136,15 +142,17 @@ def lambda_symplectic_matrix(budget: str) -> Evidence:
         reading("Λ(Z) itself, a T×T matrix, symplectic in the sense of Definition 1 (needs T even: there "
                 f"is no J_T for Table 2's T = sl = {T_table2}; for even T = {T_even}, ΛᵀJ_TΛ = J_T)",
                 T_table2 % 2 == 0 and max(own) < 1e-12, T_table2=T_table2, min_defect_even_T=min(own)),
-        reading("the matrix Λ̃(Z) = I_{2d} ⊗ Λ(Z)ᵀ that eq. (21) multiplies by (eq. (22)-(24)), Λ orthonormal",
-                max(lifted) < 1e-12, max_defect=max(lifted)),
+        reading("Λ̃(Z) for Λ(Z) (the tilde dropped): the matrix Λ̃(Z) = I_{2d} ⊗ Λ(Z)ᵀ that eq. (21) "
+                "multiplies by (eq. (22)-(24)), Λ orthonormal", max(lifted) < 1e-12, max_defect=max(lifted),
+                not_admitted="correction"),
     ]
     return decide_readings(
         readings,
         criterion="symplectic defect < 1e-12 under each reading, standard Cayley Λ, random Z and A",
         numbers={"T_table2": T_table2, "T_even_sampled": T_even},
-        ambiguity="Λ(Z) is a T×T orthogonal matrix (T = 5 in Table 2, odd, so not symplectic in any "
-                  "sense); the symplectic matrix is Λ̃(Z) of eq. (22)-(24)")
+        counterexample={"T": T_table2, "Lambda": f"{T_table2}×{T_table2} orthogonal",
+                        "reason": "Definition 1's symplectic matrices act on an even-dimensional space; "
+                                  f"there is no J_T for T = {T_table2}"})
 
 
 # ================================================================== §5: time series, eq. (28), conclusion

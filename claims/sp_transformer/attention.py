@@ -197,12 +197,13 @@ def eq_22(budget: str) -> Evidence:
 @claim("sp_transformer:eq-22-24", locator="eq. (22)-(24)",
        statement="for fixed Z, Λ̃(Z) is a symplectic matrix, Λ̃ᵀ J_{2dT} Λ̃ = J_{2dT}, because Λ(Z) is "
                  "orthonormal (eq. (24))",
-       method="property", expect="holds",
-       referee="changed: holds-with-correction → holds (ambiguity). Re-derived: by the mixed-product "
-               "rule (I⊗Λᵀ)(J⊗I)(I⊗Λ) = J⊗ΛᵀΛ, which is J_{2dT} = J_{2d}⊗I_T iff ΛᵀΛ = I_T; the "
-               "sentence states exactly this implication and it is right, for blocks Λ or Λᵀ alike. "
-               "Read of the Λ the printed eq. (20) builds, the premise fails and Λ̃ᵀJΛ̃ = J/4, but that "
-               "is the ½ of eq. (20), the erratum of sp_transformer:eq-19-20, not a second one",
+       method="property", expect="holds-with-correction",
+       referee="changed (issue 38, R5), holds with an ambiguity -> erratum, a consequence of "
+               "sp_transformer:eq-19-20: by the mixed-product rule (I⊗Λᵀ)(J⊗I)(I⊗Λ) = J⊗ΛᵀΛ, which is "
+               "J_{2dT} = J_{2d}⊗I_T iff ΛᵀΛ = I_T, so the implication is right for blocks Λ or Λᵀ "
+               "alike; but the Λ(Z) that eq. (19)-(20) build has ΛᵀΛ = I_T/4 and Λ̃ᵀJΛ̃ = J/4. Reading "
+               "Λ as the standard (½-free) Cayley matrix is eq-19-20's correction, not a reading of "
+               "this sentence: its failure is that erratum's consequence, counted there once",
        paper_text=r"""Because $\Lambda(Z)$ is orthonormal the entire mapping is equivalent to a multiplication by a symplectic matrix
 Equation 21 is equivalent to a multiplication by a symplectic matrix if we can show that $\tilde{\Lambda}(Z)^{T}\mathbb{J}_{2nT}\tilde{\Lambda}(Z)=\mathbb{J}_{2nT}$
 Because the matrix $\Lambda(Z)$ is orthonormal, i.e. $\Lambda(Z)^{T}\Lambda(Z)=\mathbb{I}_{T}$, the sparse matrix $\tilde{\Lambda}$ is symplectic:
@@ -228,6 +229,7 @@ def eq_22_24(budget: str) -> Evidence:
         lhs = np.kron(np.eye(2 * d), M.T) @ np.kron(sy.canonical_J(d), np.eye(T)) @ np.kron(np.eye(2 * d), M)
         kron_err = max(kron_err, float(np.abs(lhs - np.kron(sy.canonical_J(d), M.T @ M)).max()))
     tol = 1e-12
+    # Λ from the standard (½-free) Cayley map is sp_transformer:eq-19-20's correction (R2, R5)
     readings = [
         reading("of the Λ(Z) that eq. (19)-(20) build as printed, with the ½: Λ̃ᵀJ_{2dT}Λ̃ = J_{2dT}",
                 max(printed_defect) < tol, max_defect=max(printed_defect),
@@ -235,7 +237,7 @@ def eq_22_24(budget: str) -> Evidence:
         reading("the implication the sentence states: Λ(Z)ᵀΛ(Z) = I_T ⇒ Λ̃ symplectic, eq. (24) "
                 "(orthonormal Λ from the standard Cayley map; blocks Λ as printed, or Λᵀ)",
                 max(standard_defect) < tol and kron_err < tol, max_defect=max(standard_defect),
-                eq24_identity_error=kron_err),
+                eq24_identity_error=kron_err, not_admitted="correction"),
     ]
     return decide_readings(
         readings, max(standard_defect) < tol and kron_err < tol,
@@ -244,16 +246,14 @@ def eq_22_24(budget: str) -> Evidence:
         numbers={"d_T": sizes, "printed_cayley_defect": [min(printed_defect), max(printed_defect)],
                  "printed_cayley_conformal_factor": [min(printed_factor), max(printed_factor)],
                  "standard_cayley_defect": max(standard_defect), "eq24_identity_error": kron_err,
-                 "note": "the text writes J_{2nT} for the J_{2dT} of eq. (23)"},
+                 "note": "the text writes J_{2nT} for the J_{2dT} of eq. (23) "
+                         "(sp_transformer:misprint-eq-23-j-2nt)"},
         counterexample={"reason": "with the printed ½ in eq. (20), ΛᵀΛ = I/4, so Λ̃ᵀJΛ̃ = J/4 "
                                   "(conformally symplectic with factor 1/4)",
                         "conformal_factor": printed_factor[0]},
-        correction="with the standard Cayley transform (no ½), Λ(Z) is orthogonal and Λ̃(Z) is "
-                   "symplectic for every fixed Z, by eq. (24)",
-        ambiguity="the sentence argues from 'Λ(Z) is orthonormal', and eq. (24) is right for every "
-                  "orthonormal Λ; of the Λ built with the printed ½ of eq. (20) the premise fails and "
-                  "Λ̃ is conformally symplectic with factor 1/4 (the erratum of sp_transformer:eq-19-20, "
-                  "counted there)")
+        correction="with the standard Cayley transform (no ½, the correction of "
+                   "sp_transformer:eq-19-20), Λ(Z) is orthogonal and Λ̃(Z) is symplectic for every "
+                   "fixed Z, by eq. (24)")
 
 
 # ================================================================== §4: the attention map itself

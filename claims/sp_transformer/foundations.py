@@ -54,7 +54,8 @@ def eq_1_3(budget: str) -> Evidence:
         criterion="sympy: J∇H − (∂H/∂p, −∂H/∂q) ≡ 0 for an undefined function H of (q, p) ∈ R^{2d}; "
                   "Example 1's field is (p/m, −kq); ∂²H/∂q∂p ≡ 0 (separable)",
         numbers={"eq2_is_eq3_for_d": proven, "example_1_field": example, "example_1_separable": separable,
-                 "note": "eq. (2) writes J_d for the J of eq. (1) (blocks I_d), elsewhere J_{2d}"})
+                 "note": "eq. (2) writes J_d for the J of eq. (1) (blocks I_d), elsewhere J_{2d} "
+                         "(sp_transformer:misprint-eq-2-j-d)"})
 
 
 def darboux_basis(A: np.ndarray) -> np.ndarray:
@@ -151,9 +152,16 @@ def omega_areas(budget: str) -> Evidence:
 
 
 @claim("sp_transformer:thm-2-sketch", locator="§1.1, the argument before Theorem 2 and footnote 6",
-       statement="symplectic linear maps preserve the volume det[U_1, …] of the vectors spanning it, "
-                 "because the determinant reduces (Laplace expansion) to terms like ω(W, V)",
-       method="symbolic", expect="holds",
+       statement="symplectic linear maps preserve the volume det[U_1, …, U_d] of the d vectors spanning "
+                 "a volume in R^{2d}, because the determinant reduces (Laplace expansion) to terms like "
+                 "ω(W, V)",
+       method="symbolic", expect="holds-with-correction",
+       referee="changed (issue 38, R2), holds with an ambiguity -> misprint: d vectors span no volume "
+               "in R^{2d} (a 2d×d matrix has no determinant, and their d-volume is not preserved); "
+               "reading 2d vectors changes a printed index, a correction, whose intended form the same "
+               "sentence ('a volume in R^{2d}') and Theorem 2 fix. With 2d vectors the sketch holds "
+               "when its terms are products of ω's (det U = Pf(UᵀJU)/Pf(J)); a linear combination of "
+               "single ω's contradicts the Laplace expansion the sketch invokes",
        paper_text=r"""Furthermore symplecticity implies volume preservation. If a volume in $\mathbb{R}^{2d}$ is spanned by $d$ vectors $\mathbf{U}_{1},\ldots,\mathbf{U}_{d}$, i.e. $vol=\det([\mathbf{U}_{1},\ldots,\mathbf{U}_{d}])$, then it holds that $vol=\det([A\mathbf{U}_{1},\ldots,A\mathbf{U}_{d}])$ for a symplectic linear map $A$.
 We can successively delete rows and columns until we end up with an expression that is the sum of terms like $\omega(\mathbf{W},\mathbf{V})$ which are preserved under a symplectic transformation""")
 def thm_2_sketch(budget: str) -> Evidence:
@@ -178,34 +186,42 @@ def thm_2_sketch(budget: str) -> Evidence:
         X, y = G[:, iu[0], iu[1]], np.linalg.det(Us)
         coef = np.linalg.lstsq(X, y, rcond=None)[0]
         residual[d] = float(np.linalg.norm(X @ coef - y) / np.linalg.norm(y))
+    # 2d vectors for the printed d is a correction (R2); the Laplace expansion the sketch invokes
+    # makes each term a product, so a linear combination of single ω's is not a reading (R1)
     readings = [
-        reading("literally: d vectors U_1, …, U_d span the volume (a 2d×d matrix has no determinant; "
+        reading("as printed: d vectors U_1, …, U_d span the volume (a 2d×d matrix has no determinant; "
                 "their d-dimensional volume √det(UᵀU) under a symplectic A)",
                 abs(d_volume[1] - d_volume[0]) < 1e-12, d_volume_before_after=d_volume),
         reading("2d vectors (a volume in R^{2d}), 'terms like ω(W, V)' as products of the ω(U_i, U_j): "
-                "det U = Pf(UᵀJU)/Pf(J)", all(pfaffian.values()), pfaffian_identity_for_d=pfaffian),
+                "det U = Pf(UᵀJU)/Pf(J)", all(pfaffian.values()), pfaffian_identity_for_d=pfaffian,
+                not_admitted="correction"),
         reading("2d vectors, det U a linear combination of the ω(U_i, U_j)",
-                max(residual.values()) < 1e-10, relative_lstsq_residual=residual),
+                max(residual.values()) < 1e-10, relative_lstsq_residual=residual,
+                not_admitted="unsupported"),
     ]
     return decide_readings(
         readings,
         criterion="(a) d-volume before = after to 1e-12; (b) sympy identity; (c) least-squares fit of "
                   "det U by the ω(U_i, U_j) over 400 random U with relative residual < 1e-10",
-        numbers={"counterexample_a": {"d": 1, "A": "diag(2, 1/2)", "U_1": [1.0, 0.0]},
-                 "degree_argument_c": "det U has degree 2d in U, each ω(U_i, U_j) degree 2: a linear "
+        numbers={"degree_argument_c": "det U has degree 2d in U, each ω(U_i, U_j) degree 2: a linear "
                                       "combination can only work for d = 1"},
-        ambiguity="the sketch spans a volume in R^{2d} by d vectors; with 2d vectors and the determinant "
-                  "expanded into products of ω's (the Pfaffian of UᵀJU) it is right; with d vectors, or "
-                  "read as a linear combination of ω's (d ≥ 2), it is not")
+        counterexample={"d": 1, "A": "diag(2, 1/2)", "U_1": [1.0, 0.0],
+                        "d_volume_before_after": d_volume})
 
 
 # ================================================================== §2: softmax attention, eq. (5)-(6)
 
 
 @claim("sp_transformer:eq-6-convex", locator="§2, eq. (5)-(6)",
-       statement="the column-wise softmax of eq. (6) gives T probability vectors, the attention output "
-                 "is a convex combination of the input vectors, and the coefficient map (5) is nonlinear",
-       method="property", expect="holds",
+       statement="the column-wise softmax of eq. (6) gives 'these d probability vectors' in [0, 1]^d, "
+                 "the attention output is a convex combination of the input vectors, and the coefficient "
+                 "map (5) is nonlinear",
+       method="property", expect="holds-with-correction",
+       referee="changed (issue 38, R1/R2), holds with an ambiguity -> misprint: d is §1's half "
+               "phase-space dimension (d = 2 in §5), while softmax of the T×T matrix C = ZᵀAZ gives T "
+               "columns in [0, 1]^T; reading d as T changes a printed symbol, a correction. The same "
+               "passage prints the intended T ('∀ j = 1,…,T: Σ_{i=1}^T y_i^(j) = 1', the sum over "
+               "i' = 1..T of eq. (6)); the convex-combination and nonlinearity statements hold",
        paper_text=r"""and outputs a learned convex combination of these vectors.
 With all the coefficients satisfying $\forall{}j=1,\ldots,T:\sum_{i=1}^{T}y^{(j)}_{i}=1$. It is important to note that the mapping $input\mapsto\left([y_{i}^{(j)}]_{i=1,\ldots,T,j=1,\ldots,T}\right)$ (5) is nonlinear.
 $$y_{i}^{(j)}:=[\mathrm{softmax}(C)]_{ij}:=e^{c_{ij}}/\left(\sum_{i^{\prime}=1}^{T}e^{c_{i^{\prime}j}}\right).$$
@@ -232,16 +248,17 @@ def eq_6_convex(budget: str) -> Evidence:
                 f"(R^{{2d}}; d = {d} for §5's oscillator) with T = sl = {T} tokens",
                 columns_ok and d == T, n_columns=T, column_length=T, d=d),
         reading("d read as T (the softmax of the T×T matrix C gives T columns of length T)", columns_ok,
-                n_columns=T, column_length=T),
+                n_columns=T, column_length=T, not_admitted="correction"),
     ]
     return decide_readings(
-        readings,
+        readings, columns_ok,
+        correction="𝒫 := {y ∈ [0, 1]^T : Σ_{i=1}^T y_i = 1}; 'every one of these T probability vectors' "
+                   "(the T columns of softmax(C))",
         criterion="columns of softmax(ZᵀAZ) sum to 1 (to 1e-14) with entries >= 0, each output column is "
                   "the same convex combination of the inputs, and ‖y(2Z) − 2y(Z)‖∞ > 0.1 (nonlinear)",
         numbers={"max_column_sum_error": worst_sum, "min_weight": min_entry, "convex_combination_error": hull,
                  "min_nonlinearity_gap": nonlinear},
-        ambiguity="§2 calls the T columns of softmax(C) 'd probability vectors' in [0, 1]^d; they are T "
-                  "vectors in [0, 1]^T (the intended reading)")
+        counterexample={"d": d, "T": T, "columns_of_softmax_C": T, "column_length": T})
 
 
 # ================================================================== §3: the gradient form of eq. (15)

@@ -3,17 +3,20 @@ Kraus, Li, structure-preserving transformers), section by section in the paper's
 
 Listed: theorems, remarks and footnotes with mathematical content, equations that state a property,
 prose claims of a result, the figures and tables that report one or that the prose is held
-against, and (kind "protocol", at the end) every setting of §5's training setup: Table 1's system
+against, the misprints inside quoted passages (kind "misprint": symbols, indices and the
+figure/equation cross-references of §5, `claims/sp_transformer/misprints.py`), and (kind
+"protocol", at the end) every setting of §5's training setup: Table 1's system
 parameters, eq. (27), the integrator of Figure 5, Table 2's network and Table 3's optimizer
 settings, each against the configuration our committed runs record (`particles.sp_train`,
 results/sp_transformer/). Not listed: definitions (Definitions 1-2, eq. (25), (26), (27), (29)-(30) as
 definitions), schematic figures (Figures 1-4, 6), statements about other work (GPT-2's context length, the abstract's "for
 the first time", §4's "It treats symplecticity the same way it is defined for a multistep method
 (see [11])", an attribution to Feng's step-transition operators that the paper does not state
-precisely enough to check) and the figure/equation cross-reference slips of §5 (noted in
-sp_transformer:fig-7-horizons).
+precisely enough to check).
 """
 from claims._inventory import Item
+from claims._misprints import inventory_items
+from claims.sp_transformer.misprints import MISPRINTS
 
 
 def _i(level, locator, kind, what, claims=(), reason=""):
@@ -115,7 +118,7 @@ ITEMS = (
        "the PSD-like up-scaling diag(Φ, Φ), Φ ∈ St(d, N), is symplectic in the sense of eq. (31)",
        ("eq-29-31",)),
     _i("full", "§5, text after eq. (31)", "prose",
-       "the down-scaling is 'the same, just with a transpose' (and so preserves symplecticity)",
+       "the down-scaling is 'the same, just with a transpose', a linear layer R^{2N} → R^{2d}",
        ("psd-downscaling",)),
     _i("full", "Table 2 and §5, text around it", "table",
        "Table 2's upscale dimension 20 ('the dimension in which the transformer operates') against the "
@@ -124,15 +127,19 @@ ITEMS = (
        "ResNet and SympNet both fit the k = 3.5 trajectory on [0, 10]; by t ≈ 18 the ResNet blows up while "
        "the SympNet stays bounded", ("fig-7ab",)),
     _i("full", "Figure 7 captions and §5, text below Figure 7", "figure",
-       "the text's 'first ten time steps' and 'time step 18' are the horizons [0, 10] and [0, 18] of the "
-       "captions", ("fig-7-horizons",)),
-    _i("none", "§5, text below Figure 7", "prose",
+       "the text's horizons t = 10 and t = 18 ('the first ten time steps', 'time step 18') are the "
+       "captions' [0, 10] and [0, 18]", ("fig-7-horizons",)),
+    _i("full", "§5, text below Figure 7; eq. (27); Table 2", "prose",
+       "the networks get 'a sequence of 5 time steps (equivalent to t = 2.0 as the time step was chosen as "
+       "0.4)' and predict 'after this point (i.e. t = 2.0)': consistent with the grid from eq. (27) and "
+       "Table 2's sl = 5", ("warm-up-timing",)),
+    _i("partial", "§5, text below Figure 7", "prose",
        "the ResNet and the SympNet yield similar trajectories regardless of the k used to simulate the first "
-       "five data points", (),
-       "a statement about the trained one-step networks rolled out from the warm-ups of several k: the "
-       "committed study (results/sp_transformer/) stores the k = 3.5 rollout only, not weights. "
-       "sp_transformer:time-series checks the structure behind it (they see only the last warm-up state, "
-       "which varies by 66% of its norm over the 40 training k), not the sentence"),
+       "five data points", ("fig-7ab-similar-trajectories",),
+       "the structure is checked for any weights (the one-step networks' rollout depends on the warm-up only "
+       "through its last state, and that state differs between the 40 training k: 0.05 to 2.0 apart); "
+       "missing: the trained networks rolled out from the warm-ups of several k (the committed study keeps "
+       "the k = 3.5 rollout only, not the weights), so the claim is inconclusive"),
     _i("full", "Figure 7(c,d), §5", "figure",
        "both transformers fit the k = 3.5 trajectory to t ≈ 20, the structure-preserving one better; over "
        "[0, 600] the standard transformer loses energy while the structure-preserving one keeps its level",
@@ -146,7 +153,7 @@ ITEMS = (
        ("fig-7cd",)),
     _i("full", "§6, Conclusion", "prose",
        "the structure-preserving transformer can resolve time-series data", ("time-series",)),
-)
+) + inventory_items("sp_transformer", MISPRINTS)
 
 # ------------------------------------------------------------------ §5's training setup (kind "protocol")
 # Each setting §5 prints, against the configuration of our committed runs (particles.sp_train: the
