@@ -95,9 +95,17 @@ def test_thm_f4_printed_threshold_is_not_strict_at_an_integer_ratio():
     assert not a["intended_N0_not_strict"]
 
 
-@pytest.mark.parametrize("claim_id", [
-    "momentum_streams:lemma-F.2-finite-depth",
-    "momentum_streams:tmm-larger-class-text", "momentum_streams:tmm-optimal-quadratics-text"])
+def test_an_existential_can_have_holds_and_its_invented_every_depth_reading_does_not_decide():
+    """Lemma F.2's "can have a strictly better finite-depth worst-case factor" (issue 38, R3): the
+    reading that demands the lemma's own coefficients win at every depth is shown, not admitted,
+    and the verdict is a plain hold."""
+    evidence = claims.run(ALL["momentum_streams:lemma-F.2-finite-depth"], "quick").evidence
+    failing = [r.get("not_admitted", "") for r in evidence.readings if r["verdict"] == "fails"]
+    assert evidence.verdict == "holds" and not evidence.ambiguity
+    assert failing and all(reason.startswith("R3") for reason in failing)
+
+
+@pytest.mark.parametrize("claim_id", ["momentum_streams:tmm-optimal-quadratics-text"])
 def test_ambiguous_texts_hold_under_one_reading_and_fail_under_another(claim_id):
     """Issue 28: these texts hold under some reasonable reading, so they are not errata; the
     reading that fails is kept, and the evidence names the ambiguity."""

@@ -12,14 +12,18 @@
                      invariance
 - `contraction`      Appendix F: Lemmas F.1-F.2, the scope of the heavy-ball rate
 - `depth`            Appendix F at finite depth: Theorem F.4 and Lemma F.2's finite-depth sentence
+                     (and its sharper form at 12 layers, an extension)
 - `remarks`          Remark F.5, Remark E.2's balance premise, A.3's Adam, App. D.1's vocabulary,
                      App. G's attention kernels, trace scale and power iteration
+- `overhead`         App. I's SAWD overhead (≈1/6 of training, ≈17% rather than ≈2×) and Remark E.2 on
+                     trained streams (an extension, waiting for the second-moment diagnostics)
 - `diagnostics`      §5.3 (Jacobians) and §6.1 (flatness) on trained compact models
 - `ablation`         §4.2's ablations at proxy scale (pure AdamW, half Muon rate, parameter-matched)
 - `ablation_arithmetic`  the derived numbers of the ablations (§4.2, App. D.5, D.7)
 - `consistency`      the paper against itself: prose about results against its tables
 - `protocol`         the training protocol against itself: OWT ablations (Table 8), App. D.4's
                      configurations, learned-scalar counts, schedules (7), (9), seeds and corpora
+- `misprints`        table references that name the wrong table (§4.2, §5.1, App. D, D.3, D.7, H)
 - `inventory`        every checkable item of the paper and the claims that check it
 
 Tables 1-2, the parameter counts, containments, Newton-Schulz causality and the wall-clock

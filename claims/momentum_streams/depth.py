@@ -1,8 +1,10 @@
 """Seed 002 (momentum streams), Appendix F at finite depth: Theorem F.4 (the depth N₀ after which
 the momentum loss bound is below the vanilla one) and the finite-depth sentence of Lemma F.2,
-each weighed over its readings (issue 28). Shared sweep and helpers: `claims/momentum_streams/contraction.py`.
+each weighed over its readings (issue 28), and that sentence's sharper form at the paper's 12
+layers (an extension, outside the tally). Shared sweep and helpers:
+`claims/momentum_streams/contraction.py`.
 
-Both read one computation (`depth_study`): the depth N*(κ) at which the sup over the spectrum of
+All three read one computation (`depth_study`): the depth N*(κ) at which the sup over the spectrum of
 tuned heavy ball's filter drops below vanilla's for good, the momentum family tuned for depth 12,
 and Chebyshev momentum (the Chebyshev semi-iteration as heavy-ball layers with per-layer
 coefficients, `theory.rates.chebyshev_momentum`), a momentum recurrence whose error obeys
@@ -208,13 +210,17 @@ def thm_f4(budget: str) -> Evidence:
                   r"have a strictly better finite-depth worst-case contraction factor than the "
                   r"vanilla recurrence.")
 def lemma_f2_finite_depth(budget: str) -> Evidence:
+    """Lemma F.2's last sentence (seed 002): 'can have' is existential. Coefficients chosen for the
+    depth beat vanilla at every N ≥ 2, the lemma's own from N*(κ) on; that the lemma's coefficients
+    win at every depth N ≥ 1 is an 'every' the sentence does not state (R3: shown, not deciding)."""
     study = depth_study(budget)
     n_true, cheb = study["true_threshold_N*"], study["chebyshev_momentum"]
     depth12 = study["depth_12_worst_cases"]
     readings = [
         reading("the lemma's coefficients (Polyak's tuning of the proof), better than vanilla at "
                 "every depth N ≥ 1", all(n == 1 for n in n_true.values()),
-                first_depth_below_vanilla_for_good=n_true),
+                first_depth_below_vanilla_for_good=n_true,
+                not_admitted="invented"),   # an 'every' the sentence does not state (R3)
         reading("the lemma's coefficients, better than vanilla at every sufficiently large finite "
                 "depth (N ≥ N*(κ), read off the filters)", study["heavy_ball_crossing_ok"],
                 threshold_from_filters=study["threshold_from_filters"]),
@@ -235,9 +241,33 @@ def lemma_f2_finite_depth(budget: str) -> Evidence:
                   "2 ≤ N ≤ 60), and the constant coefficients minimizing the depth-12 worst case",
         numbers={"kappas": study["kappas"], "true_threshold_N*": n_true,
                  "momentum_below_vanilla_at_depth_12": study["momentum_below_vanilla_at_depth_12"],
-                 "chebyshev_momentum": cheb, "depth_12_worst_cases": depth12},
-        ambiguity="which coefficients and which depths: the coefficients of the lemma (Polyak's "
-                  "tuning) lose to vanilla below N*(κ) (N*(100) = 21: at a 12-layer depth the "
-                  "tuned heavy ball's worst case is above vanilla's for κ > 44.5), while "
-                  "coefficients chosen for the depth (Chebyshev momentum, or constant ones tuned "
-                  "for depth 12) beat vanilla at every depth N ≥ 2")
+                 "chebyshev_momentum": cheb, "depth_12_worst_cases": depth12})
+
+
+@claim("momentum_streams:lemma-F.2-depth-12", locator="Lemma F.2 (statement, last sentence)",
+       statement="a sharper statement than Lemma F.2's: the lemma's own (Polyak-tuned heavy-ball) "
+                 "coefficients have a smaller worst-case factor than vanilla at the paper's depth "
+                 "N = 12, for every condition number κ",
+       method="property", expect="fails", extension=True,
+       paper_text=r"Thus a second-order momentum recurrence can have a strictly better finite-depth "
+                  r"worst-case contraction factor than the vanilla recurrence.",
+       referee="the extension both referees name on momentum_streams:lemma-F.2-finite-depth (issue "
+               "38): the sentence is existential and holds; with the lemma's coefficients at the "
+               "paper's 12 layers the heavy ball's worst case is above vanilla's once κ is large "
+               "(N*(100) = 21)")
+def lemma_f2_depth_12(budget: str) -> Evidence:
+    """Lemma F.2 at the paper's depth (seed 002, 12 layers, Table 3): sup over [μ, L] of the tuned
+    heavy ball's |q_12| against vanilla's ρ_van^12 on the κ sweep of `depth_study`."""
+    study = depth_study(budget)
+    below = study["momentum_below_vanilla_at_depth_12"]
+    holds_at = [k for k, b in below.items() if b]
+    fails_at = [k for k, b in below.items() if not b]
+    return decide_readings(
+        [reading("the lemma's coefficients beat vanilla at N = 12 for every κ of the sweep",
+                 not fails_at, largest_kappa_below_vanilla=max(holds_at, default=None),
+                 smallest_kappa_not_below_vanilla=min(fails_at, default=None))],
+        criterion="max_λ∈[μ,L]|q_12(λ)| of Polyak's tuned heavy ball (v_0 = 0) below ρ_van^12 at "
+                  "every κ of the sweep",
+        numbers={"kappas": study["kappas"], "below_vanilla_at_depth_12": below,
+                 "true_threshold_N*": study["true_threshold_N*"]},
+        counterexample={"kappa": min(fails_at)} if fails_at else None)

@@ -262,21 +262,35 @@ def config_arithmetic(budget: str) -> Evidence:
        statement="an effective batch of 480 sequences = micro-batch 8 × gradient accumulation 60, "
                  "with 2-GPU data parallelism",
        method="consistency", expect="holds",
-       paper_text="Micro-batch 8, Grad accumulation 60, Effective batch (seqs) 480 (Table 4) — Data "
-                  "parallel 2-GPU DDP (Table 6)")
+       paper_text="Micro-batch 8, Grad accumulation 60, Effective batch (seqs) 480, Tokens / step "
+                  "{\\approx}4.9\\times 10^{5} (Table 4) — Data parallel 2-GPU DDP (Table 6) — "
+                  "Context length 1024 (Table 3)")
 def batch_ddp_text(budget: str) -> Evidence:
-    per_gpu_accumulation = 8 * 60 * 2
-    total_accumulation = 8 * 60
+    """Tables 3, 4 and 6 (seed 002): the table itself fixes the 60 accumulation steps as the count
+    behind its 480 sequences and ≈4.9×10⁵ tokens per step (nanoGPT's convention, which divides
+    gradient_accumulation_steps by the world size); 60 per GPU gives a batch the table contradicts
+    (R3: shown, not deciding)."""
+    micro, accumulation, gpus, context = 8, 60, 2, 1024
+    printed_batch, printed_tokens_1e5 = 480, "4.9"   # Table 4: 480 sequences, ≈4.9×10⁵ tokens
+
+    def matches(batch: int) -> bool:
+        """The batch equals the printed 480 and its tokens per step agree with ≈4.9×10⁵."""
+        tokens = batch * context / 1e5
+        return batch == printed_batch and agrees(printed_tokens_1e5, (tokens, tokens), approx=True)
+
+    per_gpu, total = micro * accumulation * gpus, micro * accumulation
     readings = [reading("the accumulation 60 is per GPU: effective batch 8 × 60 × 2",
-                        per_gpu_accumulation == 480, effective=per_gpu_accumulation),
+                        matches(per_gpu), effective=per_gpu, tokens_per_step=per_gpu * context,
+                        not_admitted="invented"),   # a batch Table 4 contradicts twice (R3)
                 reading("the accumulation 60 is the total over both GPUs (nanoGPT divides "
                         "gradient_accumulation_steps by the world size): 8 × 60",
-                        total_accumulation == 480, effective=total_accumulation)]
+                        matches(total), effective=total, tokens_per_step=total * context)]
     return decide_readings(
-        readings, criterion="the effective batch each convention gives against the printed 480",
-        numbers={"micro_batch": 8, "accumulation": 60, "gpus": 2},
-        ambiguity="480 = 8 × 60 holds if the 60 accumulation steps are counted over both GPUs "
-                  "(nanoGPT's convention); per GPU they would give 960 sequences")
+        readings, criterion="the effective batch each convention gives, and its tokens per step at "
+                            "context 1024, against the printed 480 and ≈4.9×10⁵ (≈: 5%)",
+        numbers={"micro_batch": micro, "accumulation": accumulation, "gpus": gpus,
+                 "context": context, "printed_batch": printed_batch,
+                 "printed_tokens_per_step": printed_tokens_1e5 + "e5"})
 
 
 @claim("momentum_streams:corpus-hyperparameters-text", locator="App. D.3 vs Tables 4 and 5",

@@ -423,23 +423,33 @@ def _paper_002_ranges() -> dict:
                  "that size, else the validated cost model's H100 band)",
        method="experiment", expect="holds", figures=["cost-model", "bench-training"],
        paper_text=D6_MUON,
-       referee="changed, fails -> inconclusive -> holds (ambiguous): the fail was CPU process time at 4 "
-               "layers, width 128 (2.0-2.6x); the roofline band at the paper's size straddled 3; the "
-               "compiled measurement at the paper's size (H200, 26 Nov 2026, 7 rounds) gives 2.79x "
-               "[2.69, 2.88]: inside '≈3' read to its one significant digit, below 3 as printed and below "
-               "the paper's own seconds (10/3.4 = 2.94), so the readings disagree")
+       referee="changed, fails -> inconclusive -> holds (ambiguous) -> holds: the fail was CPU process "
+               "time at 4 layers, width 128 (2.0-2.6x); the roofline band at the paper's size straddled "
+               "3; the compiled measurement at the paper's size (H200, 26 Nov 2026, 7 rounds) gives "
+               "2.79x [2.69, 2.88]: inside '≈3' read to its one significant digit. Issue 38 (both "
+               "referees): the failing readings take 3 or the paper's own 10/3.4 = 2.94 as exact "
+               "bounds, dropping the printed '≈', a tolerance the text does not give (R3): not admitted")
 def muon_wall_clock(budget: str) -> Evidence:
-    """Sub-assertions: MuonFormer slower than vanilla, by the printed factor. Readings of
-    '≈3–5×': as printed [3, 5]; over its one-digit rounding [2.5, 5.5); the paper's own seconds
-    (10/3.4 to 16/3.3 = [2.94, 4.85])."""
+    """App. D.6 (seed 002): MuonFormer at '≈10–16 s/step (≈3–5× slower)', values the paper calls
+    indicative ('hardware varies across SLURM jobs'). Sub-assertions: MuonFormer slower than vanilla,
+    by the printed factor. Readings of '≈3–5×': over its one-digit rounding [2.5, 5.5), the '≈' the
+    text prints; as exact bounds [3, 5], or the paper's own seconds (10/3.4 to 16/3.3 = [2.94, 4.85])
+    as exact bounds, which drop the '≈' (R3: shown, not deciding)."""
     lo_b, hi_b = PAPER_002_S_PER_STEP["gd-lt"]
     lo_m, hi_m = PAPER_002_S_PER_STEP["muon"]
-    ranges = {"3-5x as printed": MUON_SLOWER, "3-5x over its rounding (one significant digit)": (2.5, 5.5),
-              f"the paper's own seconds ({lo_m}-{hi_m} vs {lo_b}-{hi_b} s/step)": (lo_m / hi_b, hi_m / lo_b)}
+    exact = "3-5x as exact bounds (the printed '≈' dropped)"
+    seconds = f"the paper's own seconds ({lo_m}-{hi_m} vs {lo_b}-{hi_b} s/step) as exact bounds"
+    ranges = {exact: MUON_SLOWER, "≈3-5x to its one significant digit": (2.5, 5.5),
+              seconds: (lo_m / hi_b, hi_m / lo_b)}
     readings = {text: {"MuonFormer slower than vanilla": ("muon", "gd-lt", 1.0, None),
                        f"by {lo:.2f}-{hi:.2f}x": ("muon", "gd-lt", lo, hi)} for text, (lo, hi) in ranges.items()}
-    return timing_evidence(budget, "momentum_streams", readings, criterion=BAND,
-                           extra={"paper_ratio_range_D6": _paper_002_ranges()})
+    ev = timing_evidence(budget, "momentum_streams", readings, criterion=BAND,
+                         extra={"paper_ratio_range_D6": _paper_002_ranges()})
+    verdict = {"holds": True, "fails": False, "inconclusive": None}
+    rds = [reading(r["reading"], verdict[r["verdict"]], statuses=r["statuses"],
+                   not_admitted="invented" if r["reading"] in (exact, seconds) else None)
+           for r in ev.readings]   # a tolerance the text does not give (R3)
+    return decide_readings(rds, criterion=ev.criterion, numbers=ev.numbers, counterexample=ev.counterexample)
 
 
 @claim("momentum_streams:wall-clock-only-muon", locator="Appendix D.6",
