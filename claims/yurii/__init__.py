@@ -8,6 +8,8 @@ transformers" (004_bfbae7e9ba22b155.txt). The paper's map, module by module:
                   Hamiltonian block)
 - `tables`        Tables 2-5 as printed (data for the consistency claims; no claims)
 - `consistency`   the paper against itself: prose against Tables 2-5, captions, appendix, counts
+- `figure2`       §5.2, Figure 2: the validation minimum "around step 7.6k" against Table 2 and the
+                  token budget (the step itself waits for the curves)
 - `inventory`     every checkable item of the paper and the claims that check it
 
 Tables 2 and 5, the Lie-Trotter sentence, parameter counts, oracle calls, causality and the
