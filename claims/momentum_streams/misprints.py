@@ -1,7 +1,7 @@
 """Seed 002's misprints inside quoted passages (issue 38): table labels the paper prints at one place
 for the table it numbers otherwise at another (`claims._misprints`). Found by two independent
-referee passes (refA2, refB2 in docs/rejudging.md), both confirming each entry. The passages are
-verbatim from 002_395af419a1c7ba67.txt, whose extraction keeps the no-break space after "Table"
+referee passes (refA2, refB2; their entries are listed in docs/rejudging.md), both confirming each
+entry. The passages are verbatim from 002_395af419a1c7ba67.txt, whose extraction keeps the no-break space after "Table"
 (written "\\xa0" here) and drops the en dash of "D.4–D.4"."""
 from __future__ import annotations
 
