@@ -1,8 +1,8 @@
 """Seed 001's misprints inside quoted passages (issue 38): symbols, indices and labels the paper
 prints at one place for the object it names otherwise at another (`claims._misprints`). Found by two
 independent referee passes (refA2, refB2; their entries are listed in docs/rejudging.md), both
-confirming each entry. The passages are verbatim from 001_d3cec3f2b99ca2ba.txt (LaTeX form; "eq.", "figs." and "Table" are
-followed there by a no-break space, written \\xa0)."""
+confirming each entry. The passages are verbatim from 001_d3cec3f2b99ca2ba.txt (LaTeX form; "eq.",
+"figs." and "Table" are followed there by a no-break space, written \\xa0)."""
 from __future__ import annotations
 
 from claims._misprints import Misprint, register_misprints
