@@ -337,10 +337,12 @@ class Result:
     @property
     def as_reviewed(self) -> bool:
         """The class computed is the one the referees' review decided (`Claim.review["decided"]`,
-        claims/<paper>/reviews.json), where the claim has a review; an experiment is held to it
-        at the full budget only (at the quick budget its runs are too short to decide)."""
+        claims/<paper>/reviews.json), where the claim has a review. An experiment is not held to
+        it: the review decided which readings of its sentence are admissible, while its class
+        follows its committed runs (inconclusive until they are trained, then proxy or
+        not-reproduced), and runs trained since the review may change it."""
         decided = (self.claim.review or {}).get("decided")
-        if decided is None or (self.budget != "full" and self.claim.method == "experiment"):
+        if decided is None or self.claim.method == "experiment":
             return True
         return self.kind == decided
 
