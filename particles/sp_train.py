@@ -5,15 +5,20 @@
 
 trains every (network, seed) pair of the budget on the implicit-midpoint data of
 `particles.oscillator`, then rolls each network out on the test case (k = 3.5, five implicit-midpoint
-warm-up states, predictions from t = 2.0 to t = 600). Each finished run writes one small JSON (its
-configuration, provenance, per-epoch training and validation loss, the k = 3.5 rollout, the
-diagnostics the claims need) into `results/sp_transformer/` (tracked) for the full budget; the
-weights and optimizer states go to checkpoints under `runs/sp_transformer/<budget>/` (git-ignored),
-written atomically every `checkpoint_every` epochs, so an interrupted run resumes where it stopped.
-A finished run whose result matches the asked configuration is reported, not retrained, unless
-`--recompute`; a result written with another configuration is *stale* (its differing fields are
-named) and is retrained, continuing its checkpoint when only the epoch count grew. The claims and
-figures read the committed results through `collect` and never train at the full budget.
+warm-up states, predictions from t = 2.0 to t = 600); at the budgets n40 and quick the one-step
+networks (ResNet, SympNet) are also rolled out from the warm-up of every training k to t = 18
+(fig. 7(b)), q1 kept (`k_rollouts`: "similar trajectories regardless of the parameter k", §5).
+Each finished run writes one small JSON (its configuration, provenance, per-epoch training and
+validation loss, the k = 3.5 rollout, the diagnostics the claims need) into
+`results/sp_transformer/` (tracked) for the full budget; the weights and optimizer states go to
+checkpoints under `runs/sp_transformer/<budget>/` (git-ignored), written atomically every
+`checkpoint_every` epochs, so an interrupted run resumes where it stopped. A finished run whose
+result matches the asked configuration is reported, not retrained, unless `--recompute`; a result
+written with another configuration, or a one-step network's result without the `k_rollouts` its
+budget asks for (`k_rollouts_spec`, versioned), is *stale* (its differing fields are named) and is
+retrained, continuing its checkpoint when only the epoch count grew (a finished checkpoint is only
+rolled out again). The claims and figures read the committed results through `collect` and never
+train at the full budget.
 
 Budgets (Table 3: Adam η = 1e-3, ρ1 = 0.9, ρ2 = 0.99, δ = 1e-8, 2000 epochs, batch 512):
 - full: Table 3 as printed (2000 epochs, batch 512) for all four networks, all 40 k values,
@@ -61,6 +66,9 @@ T_ROLLOUT = 600.0                               # fig. 7(d): the long horizon
 MILESTONES = 10                                 # rollout diagnostics at every tenth of the epochs
 HORIZONS = ((2.0, 10.0), (2.0, 18.0), (2.0, 20.0))  # fig. 7's fit windows (a)-(c)
 COMMAND = "python -m particles.sp_train"
+ONE_STEP = ("resnet", "sympnet")                # sl = pl = 1: the networks `k_rollouts` is for
+K_ROLLOUTS_T_END = 18.0                         # fig. 7(b): the horizon of the text on the one-step nets
+K_ROLLOUTS_VERSION = 1                          # version of a result's `k_rollouts` (its `spec`)
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,8 @@ class Budget:
     committed: bool = False        # results live in the tracked RESULTS folder
     extends: str | None = None     # a budget whose checkpoints this one continues
     table2: Table2 = Table2()      # the networks' dimensions (Table 2 under one reading)
+    # horizon of the one-step networks' rollouts from the warm-up of every training k (0: none)
+    k_rollouts: float = 0.0
 
     def table3(self, network: str) -> Table3:
         return Table3(n_epochs=self.epochs[network], batch_size=self.batch_size)
@@ -94,10 +104,10 @@ BUDGETS = {
     # paper agrees with itself (sp_transformer:table-2-dimensions); all four networks (fig. 7(a,b)'s
     # and fig. 7(c,d)'s), the transformers trained last
     "n40": Budget("n40", {n: Table3.n_epochs for n in NETWORKS}, seeds=(0, 1, 2, 3, 4), k_stride=1,
-                  committed=True, table2=Table2(upscale=40, width=40)),
+                  committed=True, table2=Table2(upscale=40, width=40), k_rollouts=K_ROLLOUTS_T_END),
     "quick": Budget("quick", {"resnet": 3, "sympnet": 3, "transformer": 2, "sp_transformer": 2},
                     seeds=(0,), k_stride=4, t_rollout=100.0, structure_windows=12,
-                    checkpoint_every=0),
+                    checkpoint_every=0, k_rollouts=K_ROLLOUTS_T_END),
 }
 
 
@@ -164,6 +174,33 @@ def run_config(network: str, seed: int, budget: str | Budget) -> dict:
             "rollout": {"k": oscillator.K_TEST, "warmup": oscillator.WARMUP,
                         "t_end": b.t_rollout, "blowup_guard": BLOWUP_GUARD},
             "structure_windows": b.structure_windows if network == "sp_transformer" else 0}
+
+
+def k_rollouts_spec(network: str, budget: str | Budget) -> dict | None:
+    """What a result's `k_rollouts` must hold at this budget (None: nothing asked, the transformers
+    and the budgets without `k_rollouts`): q1 of the rollouts from the first `warmup`
+    implicit-midpoint states of every training k, on [0, t_end] (warm-up rows included). Kept out of
+    `run_config`, so that the other claims' runs (and the transformers') keep their configuration;
+    `collect(..., k_rollouts=True)` reports a result without it, or with another spec, as stale."""
+    b = get_budget(budget)
+    if network not in ONE_STEP or not b.k_rollouts:
+        return None
+    return {"version": K_ROLLOUTS_VERSION, "k": f"numpy.linspace(0, 4, 40)[::{b.k_stride}]",
+            "n_k": len(oscillator.K_TRAIN[::b.k_stride]), "warmup": oscillator.WARMUP,
+            "h": oscillator.H_STEP, "t_end": b.k_rollouts, "coordinate": "q1", "digits": 8,
+            "blowup_guard": BLOWUP_GUARD}
+
+
+def k_rollouts(model, network: str, b: Budget) -> dict | None:
+    """The rollouts `k_rollouts_spec` asks for: `q1` (n_k, t_end / h + 1), row i from the warm-up of
+    `k[i]` (its first `warmup` entries are that warm-up; NaN, stored as null, after a blow-up)."""
+    spec = k_rollouts_spec(network, b)
+    if spec is None:
+        return None
+    d = data(b.k_stride)
+    n_steps = int(round(spec["t_end"] / spec["h"])) + 1 - spec["warmup"]
+    q1 = [rollout(model, traj[: spec["warmup"]].numpy(), n_steps)[:, 0] for traj in d.trajectories]
+    return {"spec": spec, "k": [float(k) for k in d.ks], "q1": _round(np.stack(q1), spec["digits"])}
 
 
 def config_diff(a: dict, b: dict, prefix: str = "") -> list[str]:
@@ -370,6 +407,8 @@ def _result(network: str, seed: int, b: Budget, model, state: dict) -> dict:
     if network == "sp_transformer":
         out["structure"] = {k: _round(v, 10) for k, v in
                             structure(model, traj, b.structure_windows).items()}
+    if network in ONE_STEP and b.k_rollouts:
+        out["k_rollouts"] = k_rollouts(model, network, b)
     return out
 
 
@@ -417,6 +456,11 @@ def read_result(path: Path, budget: str = "full") -> dict:
         _require(bool(marks) and marks[-1] == n and marks == sorted(set(marks)), "milestones missing")
         _require(cfg["network"] != "resnet" or "output_bound" in r, "no output_bound")
         _require(cfg["network"] != "sp_transformer" or "structure" in r, "no structure")
+        if "k_rollouts" in r:   # optional here; `collect(..., k_rollouts=True)` asks for it
+            kr, spec = r["k_rollouts"], r["k_rollouts"]["spec"]
+            n_t = round(spec["t_end"] / spec["h"]) + 1
+            _require(len(kr["k"]) == len(kr["q1"]) == spec["n_k"]
+                     and all(len(row) == n_t for row in kr["q1"]), "k_rollouts has the wrong shape")
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ResultError(f"{path}: unusable result ({type(exc).__name__}: {exc}); restore it "
                           f"(`git checkout -- {path}`) or rebuild it with `{command}`") from None
@@ -435,6 +479,11 @@ def record(result: dict, path: Path | None = None) -> dict:
                                 dtype=np.float64),
             "milestones": result["milestones"],
             "output_bound": result.get("output_bound"), "structure": result.get("structure"),
+            "k_rollouts": None if result.get("k_rollouts") is None else {
+                "spec": result["k_rollouts"]["spec"],
+                "k": np.asarray(result["k_rollouts"]["k"], dtype=np.float64),
+                "q1": np.array([[nan(v) for v in row] for row in result["k_rollouts"]["q1"]],
+                               dtype=np.float64)},
             "provenance": result["provenance"]}
 
 
@@ -466,10 +515,24 @@ class Collected:
 _MEMO: dict = {}  # (budget, network, seed) -> result of an in-memory (non-checkpointed) run
 
 
+def _k_rollouts_diff(result: dict, network: str, b: Budget) -> list[str]:
+    """The fields where a result's `k_rollouts` spec differs from the asked one (none asked: [])."""
+    asked = k_rollouts_spec(network, b)
+    if asked is None:
+        return []
+    have = (result.get("k_rollouts") or {}).get("spec")
+    if have is None:
+        return [f"k_rollouts: <absent> -> version {asked['version']} ({asked['n_k']} k, q1 to "
+                f"t = {asked['t_end']:g})"]
+    return config_diff(have, asked, "k_rollouts.")
+
+
 def collect(budget: str | Budget = "full", networks=tuple(NETWORKS), seeds=None,
-            out: Path | None = None) -> Collected:
+            out: Path | None = None, k_rollouts: bool = False) -> Collected:
     """The budget's runs. A committed budget reads the results under `out` (never trains); a
-    budget without checkpoints (quick) trains in memory, once per process."""
+    budget without checkpoints (quick) trains in memory, once per process. With `k_rollouts`, a
+    one-step network's result must also hold the rollouts from every training k's warm-up that
+    the budget asks for (`k_rollouts_spec`): without them, or with another spec, it is stale."""
     b = get_budget(budget)
     seeds = b.seeds if seeds is None else tuple(seeds)
     got = Collected(b.name, {n: [] for n in networks})
@@ -491,6 +554,8 @@ def collect(budget: str | Budget = "full", networks=tuple(NETWORKS), seeds=None,
                 got.corrupt[stem(n, s)] = str(exc)
                 continue
             differ = config_diff(r["config"], run_config(n, s, b))
+            if k_rollouts:
+                differ += _k_rollouts_diff(r, n, b)
             if differ:
                 got.stale[stem(n, s)] = differ
             else:
@@ -509,7 +574,7 @@ def fill(budget: str | Budget = "full", networks=tuple(NETWORKS), seeds=None, *,
     out = Path(out or default_out(b))
     for n in networks:
         for s in seeds:
-            have = collect(b, (n,), (s,), out)
+            have = collect(b, (n,), (s,), out, k_rollouts=True)
             name = stem(n, s)
             if have.complete and not recompute:
                 rec = have.records[n][0]
@@ -524,7 +589,7 @@ def fill(budget: str | Budget = "full", networks=tuple(NETWORKS), seeds=None, *,
             write_result(out / f"{name}.json", result)
             log(f"{name}: wrote {out / f'{name}.json'} ({result['epochs']} epochs, "
                 f"{result['provenance']['wall_clock_s']:.0f} s)")
-    return collect(b, networks, seeds, out)
+    return collect(b, networks, seeds, out, k_rollouts=True)
 
 
 # ------------------------------------------------------------------ command line
@@ -559,7 +624,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = b.seeds if args.seeds is None else tuple(dict.fromkeys(args.seeds))
     try:
         if args.status or not b.checkpoint_every:
-            got = collect(b, tuple(args.networks), seeds, out)
+            got = collect(b, tuple(args.networks), seeds, out, k_rollouts=True)
         else:
             got = fill(b, tuple(args.networks), seeds, recompute=args.recompute, out=out,
                        cache=args.cache, progress=True)

@@ -224,6 +224,51 @@ def test_stale_results_name_the_fields_that_differ(committed, monkeypatch):
     assert got.problems()["to_train"] == "python -m particles.sp_train --networks resnet --seeds 0"
 
 
+def test_one_step_results_carry_the_rollouts_from_every_training_k(committed):
+    """At a budget that asks for them (n40, quick; here the tiny committed budget cut from quick:
+    10 k), a ResNet or SympNet result holds q1 of its rollouts from the warm-up of every training k
+    to t = 18, the warm-up rows implicit midpoint; the transformers and the budgets full and long
+    are not asked, and no run configuration changes."""
+    sp_train.fill("full", ("resnet",), (0,), log=lambda *_: None)
+    r = sp_train.read_result(sp_train.RESULTS / "resnet-seed0.json")
+    kr, spec = r["k_rollouts"], sp_train.k_rollouts_spec("resnet", committed)
+    assert kr["spec"] == spec and spec["n_k"] == 10 and spec["t_end"] == 18.0 and spec["version"] == 1
+    q1 = sp_train.record(r)["k_rollouts"]["q1"]
+    assert q1.shape == (10, 46) and np.isfinite(q1).all()
+    warm = np.stack([oscillator.trajectory(k, 1.6)[:, 0] for k in oscillator.K_TRAIN[::4]])
+    np.testing.assert_allclose(q1[:, :5], warm, rtol=1e-7, atol=1e-12)
+    assert kr["k"] == [float(k) for k in oscillator.K_TRAIN[::4]]
+    for network in ("transformer", "sp_transformer"):
+        assert sp_train.k_rollouts_spec(network, "n40") is None
+    assert sp_train.k_rollouts_spec("sympnet", "long") is None and sp_train.k_rollouts_spec("resnet", "n40")
+    assert all("k_rollouts" not in sp_train.run_config(n, 0, b) for n in NETWORKS for b in sp_train.BUDGETS)
+
+
+def test_a_one_step_result_without_its_k_rollouts_is_stale_for_them_and_rolled_out_again(committed, capsys):
+    """A result written before the k rollouts were recorded: complete for `collect` (the other
+    claims), stale for `collect(..., k_rollouts=True)`; `fill` (the plain command) rolls the finished
+    checkpoint out again, nothing else changes. A damaged k_rollouts is corrupt."""
+    sp_train.fill("full", ("resnet",), (0,), log=lambda *_: None)
+    path = sp_train.RESULTS / "resnet-seed0.json"
+    before = json.loads(path.read_text())
+    sp_train.write_result(path, {k: v for k, v in before.items() if k != "k_rollouts"})
+    assert sp_train.collect("full", ("resnet",), (0,)).complete
+    got = sp_train.collect("full", ("resnet",), (0,), k_rollouts=True)
+    assert got.stale == {"resnet-seed0": ["k_rollouts: <absent> -> version 1 (10 k, q1 to t = 18)"]}
+    assert got.problems()["to_train"] == "python -m particles.sp_train --networks resnet --seeds 0"
+    rc, out, _ = _cli(["--status", "--networks", "resnet", "--seeds", "0"], capsys)
+    assert rc == 0 and "stale: {'resnet-seed0': ['k_rollouts: <absent>" in out
+    rc, out, _ = _cli(["--networks", "resnet", "--seeds", "0"], capsys)
+    assert rc == 0 and "resnet-seed0: training (stale (k_rollouts: <absent>" in out
+    after = json.loads(path.read_text())
+    assert {k: v for k, v in after.items() if k != "provenance"} == \
+        {k: v for k, v in before.items() if k != "provenance"}
+    after["k_rollouts"]["q1"][3] = after["k_rollouts"]["q1"][3][:-1]
+    sp_train.write_result(path, after)
+    corrupt = sp_train.collect("full", ("resnet",), (0,)).corrupt["resnet-seed0"]
+    assert "k_rollouts has the wrong shape" in corrupt
+
+
 def test_missing_runs_are_listed_and_nothing_is_trained_by_collect(committed, monkeypatch):
     monkeypatch.setattr(sp_train, "train", lambda *a, **k: pytest.fail("collect trained"))
     got = sp_train.collect("full", ("resnet", "sympnet"))
