@@ -3,6 +3,8 @@ figures measure on a trained network's k = 3.5 rollout.
 
 `rollout` feeds a network its own predictions; `q1_error`, `max_abs`, `blowup_time` and
 `energy_drift` read fig. 7's sentences off a rollout (fit, boundedness, blow-up, energy level);
+`every_warmup_rollouts` rolls a one-step network out from the warm-up of every training k ("similar
+trajectories regardless of the parameter k", §5);
 `convergence` is the loss-curve criterion of a finished run; `structure` measures the volume and
 symplecticity of the SP transformer's layer stack (end of §4) along its rollout. Training and the
 committed results are `particles.sp_train`.
@@ -17,6 +19,9 @@ from theory import symplectic
 
 BLOWUP_GUARD = 1e6                              # a rollout stops once max‖ẑ‖∞ exceeds this
 CONVERGED_TAIL, CONVERGED_DROP = 0.10, 0.02     # the convergence criterion (see `convergence`)
+ONE_STEP = ("resnet", "sympnet")                # sl = pl = 1: the networks rolled out from every k
+K_ROLLOUTS_T_END = 18.0                         # fig. 7(b): the horizon of the text on the one-step nets
+K_ROLLOUTS_VERSION = 1                          # version of a result's `k_rollouts` (its `spec`)
 
 @torch.no_grad()
 def rollout(model, warmup: np.ndarray, n_steps: int, blowup: float = BLOWUP_GUARD) -> np.ndarray:
@@ -141,3 +146,36 @@ def structure(model, traj: np.ndarray, n_windows: int) -> dict[str, list[float]]
             "core_relative_defect": (symplectic.symplectic_defect(D) / np.sqrt(D.shape[-1])).tolist(),
             "attention_log_det": att_ld.tolist(), "feedforward_log_det": ff_ld.tolist(),
             "feedforward_defect": ff_def.tolist()}
+
+
+def round_digits(x, digits: int):
+    """Floats (in lists and dicts) to `digits` significant digits; NaN and inf become None (JSON has
+    no NaN); other values unchanged."""
+    if isinstance(x, dict):
+        return {k: round_digits(v, digits) for k, v in x.items()}
+    if isinstance(x, (list, tuple, np.ndarray)):
+        return [round_digits(v, digits) for v in x]
+    if isinstance(x, (bool, int, str)) or x is None:
+        return x
+    x = float(x)
+    return float(f"{x:.{digits}g}") if np.isfinite(x) else None
+
+
+def every_warmup_spec(network: str, k_stride: int, t_end: float) -> dict | None:
+    """What a one-step network's `k_rollouts` holds (None for the transformers): q1 of the rollouts
+    from the first `warmup` implicit-midpoint states of every training k (every `k_stride`-th), on
+    [0, t_end] (warm-up rows included), 8 significant digits."""
+    if network not in ONE_STEP:
+        return None
+    return {"version": K_ROLLOUTS_VERSION, "k": f"numpy.linspace(0, 4, 40)[::{k_stride}]",
+            "n_k": len(oscillator.K_TRAIN[::k_stride]), "warmup": oscillator.WARMUP,
+            "h": oscillator.H_STEP, "t_end": t_end, "coordinate": "q1", "digits": 8,
+            "blowup_guard": BLOWUP_GUARD}
+
+
+def every_warmup_rollouts(model, spec: dict, data: oscillator.OscillatorData) -> dict:
+    """The rollouts `spec` asks for: `q1` (n_k, t_end / h + 1), row i from the warm-up of `k[i]` (its
+    first `warmup` entries are that warm-up; NaN, stored as null, after a blow-up)."""
+    n_steps = int(round(spec["t_end"] / spec["h"])) + 1 - spec["warmup"]
+    q1 = [rollout(model, traj[: spec["warmup"]].numpy(), n_steps)[:, 0] for traj in data.trajectories]
+    return {"spec": spec, "k": [float(k) for k in data.ks], "q1": round_digits(np.stack(q1), spec["digits"])}

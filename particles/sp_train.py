@@ -40,7 +40,6 @@ import functools
 import json
 import math
 import platform
-import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass, field
@@ -52,8 +51,10 @@ from tqdm import tqdm
 
 from particles import oscillator
 from particles.sp_networks import NETWORKS, Table2, Table3, build, optimizers
-from particles.sp_rollouts import (BLOWUP_GUARD, blowup_time, convergence, energy_drift, max_abs,
-                                   q1_error, rollout, structure)
+from particles.sp_rollouts import (BLOWUP_GUARD, K_ROLLOUTS_T_END, blowup_time, convergence,
+                                   energy_drift, every_warmup_rollouts, every_warmup_spec, max_abs,
+                                   q1_error, rollout, round_digits, structure)
+from particles.provenance import code_session, config_diff, git
 from particles.threads import torch_threads
 from theory.cli import Parser, writable
 from theory.io import atomic_write, atomic_write_text
@@ -66,9 +67,6 @@ T_ROLLOUT = 600.0                               # fig. 7(d): the long horizon
 MILESTONES = 10                                 # rollout diagnostics at every tenth of the epochs
 HORIZONS = ((2.0, 10.0), (2.0, 18.0), (2.0, 20.0))  # fig. 7's fit windows (a)-(c)
 COMMAND = "python -m particles.sp_train"
-ONE_STEP = ("resnet", "sympnet")                # sl = pl = 1: the networks `k_rollouts` is for
-K_ROLLOUTS_T_END = 18.0                         # fig. 7(b): the horizon of the text on the one-step nets
-K_ROLLOUTS_VERSION = 1                          # version of a result's `k_rollouts` (its `spec`)
 
 
 @dataclass(frozen=True)
@@ -177,43 +175,12 @@ def run_config(network: str, seed: int, budget: str | Budget) -> dict:
 
 
 def k_rollouts_spec(network: str, budget: str | Budget) -> dict | None:
-    """What a result's `k_rollouts` must hold at this budget (None: nothing asked, the transformers
-    and the budgets without `k_rollouts`): q1 of the rollouts from the first `warmup`
-    implicit-midpoint states of every training k, on [0, t_end] (warm-up rows included). Kept out of
-    `run_config`, so that the other claims' runs (and the transformers') keep their configuration;
-    `collect(..., k_rollouts=True)` reports a result without it, or with another spec, as stale."""
+    """`sp_rollouts.every_warmup_spec` at this budget's k stride and horizon (None for the
+    transformers and the budgets without `k_rollouts`). Kept out of `run_config`, so that the other
+    claims' runs keep their configuration; `collect(..., k_rollouts=True)` reports a result without
+    it, or with another spec, as stale."""
     b = get_budget(budget)
-    if network not in ONE_STEP or not b.k_rollouts:
-        return None
-    return {"version": K_ROLLOUTS_VERSION, "k": f"numpy.linspace(0, 4, 40)[::{b.k_stride}]",
-            "n_k": len(oscillator.K_TRAIN[::b.k_stride]), "warmup": oscillator.WARMUP,
-            "h": oscillator.H_STEP, "t_end": b.k_rollouts, "coordinate": "q1", "digits": 8,
-            "blowup_guard": BLOWUP_GUARD}
-
-
-def k_rollouts(model, network: str, b: Budget) -> dict | None:
-    """The rollouts `k_rollouts_spec` asks for: `q1` (n_k, t_end / h + 1), row i from the warm-up of
-    `k[i]` (its first `warmup` entries are that warm-up; NaN, stored as null, after a blow-up)."""
-    spec = k_rollouts_spec(network, b)
-    if spec is None:
-        return None
-    d = data(b.k_stride)
-    n_steps = int(round(spec["t_end"] / spec["h"])) + 1 - spec["warmup"]
-    q1 = [rollout(model, traj[: spec["warmup"]].numpy(), n_steps)[:, 0] for traj in d.trajectories]
-    return {"spec": spec, "k": [float(k) for k in d.ks], "q1": _round(np.stack(q1), spec["digits"])}
-
-
-def config_diff(a: dict, b: dict, prefix: str = "") -> list[str]:
-    """Dotted names of the fields where two configurations differ, with both values."""
-    out = []
-    for k in sorted(set(a) | set(b)):
-        name = f"{prefix}{k}"
-        va, vb = a.get(k, "<absent>"), b.get(k, "<absent>")
-        if isinstance(va, dict) and isinstance(vb, dict):
-            out += config_diff(va, vb, f"{name}.")
-        elif va != vb:
-            out.append(f"{name}: {va!r} -> {vb!r}")
-    return out
+    return every_warmup_spec(network, b.k_stride, b.k_rollouts) if b.k_rollouts else None
 
 
 # ------------------------------------------------------------------ training
@@ -229,26 +196,10 @@ def _epoch_order(seed: int, epoch: int, n: int) -> torch.Tensor:
     return torch.randperm(n, generator=torch.Generator().manual_seed(1_000_003 * seed + epoch))
 
 
-def _git(*args: str) -> str:
-    try:
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
-                              timeout=20, check=True).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-
-
 # the code a trained network depends on (its uncommitted changes are recorded with each session)
 CODE = ("particles/sp_train.py", "particles/sp_rollouts.py", "particles/sp_networks.py",
         "particles/oscillator.py", "particles/sympnet.py", "particles/geometry.py",
         "particles/threads.py", "theory")
-
-
-def _session() -> dict:
-    """The code a training session runs: HEAD and the uncommitted changes of `CODE`."""
-    modified = _git("status", "--porcelain", "--", *CODE)
-    return {"commit": _git("rev-parse", "HEAD"),
-            "modified": sorted(line.split(maxsplit=1)[1] for line in modified.splitlines())
-            if modified != "unknown" else "unknown"}
 
 
 def train(network: str, seed: int, budget: str | Budget = "quick", *, recompute: bool = False,
@@ -302,7 +253,7 @@ def _train(network: str, seed: int, b: Budget, recompute: bool, progress: bool,
         for opt, s in zip(opts, state["optimizers"]):
             opt.load_state_dict(s)
     if state["epoch"] < settings.n_epochs:
-        state["sessions"].append({**_session(), "from_epoch": state["epoch"]})
+        state["sessions"].append({**code_session(CODE), "from_epoch": state["epoch"]})
     Z, target = data(b.k_stride).training_pairs(model.seq_len)
     Z_val, target_val = validation_pairs(model.seq_len)
     epochs = range(state["epoch"], settings.n_epochs)
@@ -372,19 +323,6 @@ def _save(path: Path, model, opts, settings: Table3, state: dict) -> None:
     atomic_write(path, lambda tmp: torch.save(state, tmp))
 
 
-def _round(x, digits: int):
-    """Floats (in lists and dicts) to `digits` significant digits; NaN and inf become None (JSON has
-    no NaN); other values unchanged."""
-    if isinstance(x, dict):
-        return {k: _round(v, digits) for k, v in x.items()}
-    if isinstance(x, (list, tuple, np.ndarray)):
-        return [_round(v, digits) for v in x]
-    if isinstance(x, (bool, int, str)) or x is None:
-        return x
-    x = float(x)
-    return float(f"{x:.{digits}g}") if math.isfinite(x) else None
-
-
 def _result(network: str, seed: int, b: Budget, model, state: dict) -> dict:
     """The JSON of a finished run: config, provenance, loss curves, the k = 3.5 rollout (every step,
     8 significant digits: ~90 kB) and the diagnostics that need the weights (output bound of the
@@ -392,11 +330,11 @@ def _result(network: str, seed: int, b: Budget, model, state: dict) -> dict:
     ref = reference(b.t_rollout)
     traj = rollout(model, ref[: oscillator.WARMUP], ref.shape[0] - oscillator.WARMUP)
     out = {"config": run_config(network, seed, b), "epochs": state["epoch"],
-           "train_loss": _round(state["losses"], 7), "val_loss": _round(state["val_losses"], 7),
+           "train_loss": round_digits(state["losses"], 7), "val_loss": round_digits(state["val_losses"], 7),
            "final": {"train_loss": state["losses"][-1], "val_loss": state["val_losses"][-1]},
-           "rollout": {"h": oscillator.H_STEP, "states": _round(traj, 8)},
-           "milestones": _round(state["milestones"], 7),
-           "provenance": {"commit": _git("rev-parse", "HEAD"), "sessions": state["sessions"],
+           "rollout": {"h": oscillator.H_STEP, "states": round_digits(traj, 8)},
+           "milestones": round_digits(state["milestones"], 7),
+           "provenance": {"commit": git("rev-parse", "HEAD"), "sessions": state["sessions"],
                           "torch": torch.__version__, "numpy": np.__version__,
                           "python": platform.python_version(), "platform": platform.platform(),
                           "device": "cpu", "threads": torch.get_num_threads(),
@@ -405,10 +343,10 @@ def _result(network: str, seed: int, b: Budget, model, state: dict) -> dict:
     if network == "resnet":
         out["output_bound"] = model.output_bound().tolist()
     if network == "sp_transformer":
-        out["structure"] = {k: _round(v, 10) for k, v in
+        out["structure"] = {k: round_digits(v, 10) for k, v in
                             structure(model, traj, b.structure_windows).items()}
-    if network in ONE_STEP and b.k_rollouts:
-        out["k_rollouts"] = k_rollouts(model, network, b)
+    if (spec := k_rollouts_spec(network, b)) is not None:
+        out["k_rollouts"] = every_warmup_rollouts(model, spec, data(b.k_stride))
     return out
 
 

@@ -104,15 +104,15 @@ def _commit(b, network: str, seed: int, q1: np.ndarray | None) -> None:
     n, ref = b.epochs[network], sp_train.reference(b.t_rollout)
     loss = list(np.geomspace(1.0, 1e-2, n))
     result = {"config": sp_train.run_config(network, seed, b), "epochs": n, "train_loss": loss,
-              "val_loss": loss, "final": {}, "rollout": {"h": 0.4, "states": sp_train._round(ref, 8)},
-              "milestones": sp_train._round([{"epoch": e, **sp_train.rollout_summary(ref, b.t_rollout)}
+              "val_loss": loss, "final": {}, "rollout": {"h": 0.4, "states": sp_train.round_digits(ref, 8)},
+              "milestones": sp_train.round_digits([{"epoch": e, **sp_train.rollout_summary(ref, b.t_rollout)}
                                              for e in sp_train.milestone_epochs(n)], 7),
               "provenance": {"commit": "synthetic", "seconds_per_epoch": 0.0}}
     if network == "resnet":
         result["output_bound"] = [20.0] * 4
     if q1 is not None:
         result["k_rollouts"] = {"spec": sp_train.k_rollouts_spec(network, b),
-                                "k": [float(k) for k in oscillator.K_TRAIN], "q1": sp_train._round(q1, 8)}
+                                "k": [float(k) for k in oscillator.K_TRAIN], "q1": sp_train.round_digits(q1, 8)}
     sp_train.write_result(sp_train.RESULTS / "n40" / f"{network}-seed{seed}.json", result)
 
 

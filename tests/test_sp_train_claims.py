@@ -114,8 +114,8 @@ def _commit(b, network: str, seed: int, traj: np.ndarray, earlier: np.ndarray | 
     loss = list(np.geomspace(1.0, 1e-2, n))
     result = {"config": sp_train.run_config(network, seed, b), "epochs": n,
               "train_loss": loss, "val_loss": loss, "final": {},
-              "rollout": {"h": 0.4, "states": sp_train._round(traj, 8)},
-              "milestones": sp_train._round(milestones, 7),
+              "rollout": {"h": 0.4, "states": sp_train.round_digits(traj, 8)},
+              "milestones": sp_train.round_digits(milestones, 7),
               "provenance": {"commit": "synthetic", "seconds_per_epoch": 0.0}}
     if network == "resnet":
         result["output_bound"] = [20.0] * 4
