@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from claims.momentum_streams.overhead import (D_PRINTED, T_PRINTED, W_PRINTED, sawd_overhead,
-                                              second_moment_balance, wsd_multiplier)
+                                              wsd_multiplier)
+from particles.lm.diagnostics import second_moment_balance
 from particles.lm.model import GPT, GPTConfig
 
 fractions = st.fractions(min_value=0, max_value=1)

@@ -2,24 +2,23 @@
 overhead ("≈17% rather than ≈2×", recomputed from schedule (9), the printed budget and SAM's two
 passes, exact rational arithmetic), and Remark E.2 on the trained models (the balance of the
 second-moment stream of a trained AdamFormer / RMSPropFormer, an extension of the remark, which
-the committed `main` diagnostics cannot decide yet: `second_moment_balance` is the measurement
+the committed `main` diagnostics cannot decide yet: `particles.lm.diagnostics.second_moment_balance` is the measurement
 they wait for).
 """
 from __future__ import annotations
 
 import json
-import math
 import tempfile
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-import numpy as np
 import torch
 
 from claims import Evidence, claim, decide, decide_readings, reading
 from claims._printed import printed_interval
+from particles.lm.diagnostics import BALANCED, second_moment_balance
 
 # ------------------------------------------------------------------ App. I: SAWD's overhead
 
@@ -106,54 +105,8 @@ def sawd_overhead_arithmetic(budget: str) -> Evidence:
 # ------------------------------------------------------------------ Remark E.2 on trained models
 
 REMARK_E2_VARIANTS = ("adam", "rmsprop")   # the diagonal (Adam-/RMSProp-style) second-moment streams
-BALANCED = 2.0                             # Theorem E.1: ρ_max²/ρ_min² ≤ 1 + ε with ε ∈ [0, 1]
 DIAGNOSTIC_KEY = "second_moment_balance"   # the field the committed main diagnostics would need
 STUDY = "main"
-
-
-@torch.no_grad()
-def second_moment_balance(model, idx: torch.Tensor) -> dict:
-    """The per-token balance of the second-moment stream S of an AdamFormer / RMSPropFormer
-    (`particles.lm.blocks.preconditioned` with precond "diag") on the token batch `idx`, after each
-    substep: s_max/s_min over the d channels (Theorem E.1's ρ_max²/ρ_min², ρ_i² = s_i) and the
-    non-scalar deviation ‖D_s/α − I‖₂ = (ρ_max − ρ_min)/(ρ_max + δ) of D_s = diag(1/(√s_i + δ)).
-
-    The oracle outputs are caught by forward hooks on each block's attention and MLP modules and S
-    is advanced by the recurrence S ← β₂S + (1 − β₂)g⊙g with the block's learned β₂; the result
-    after the MLP substep is held against the S the block itself returns (`recurrence_error`)."""
-    if model.variant.kwargs.get("precond") != "diag":
-        raise ValueError(f"model: a diagonal second-moment variant is needed, got "
-                         f"{model.variant.name!r}")
-    state = model.initial_state(idx)
-    eps = float(model.variant.kwargs.get("eps", 1e-8))
-    ratios, deviations, err = [], [], 0.0
-    for blk in model.blocks:
-        caught = {}
-        hooks = [blk.attn.register_forward_hook(lambda m, a, out: caught.__setitem__("a", out)),
-                 blk.mlp.register_forward_hook(lambda m, a, out: caught.__setitem__("m", out))]
-        try:
-            S = state["s"]
-            out = blk(state)
-        finally:
-            for h in hooks:
-                h.remove()
-        for sub in ("a", "m"):
-            b2 = blk.scalars[f"beta2_{sub}"]
-            S = b2 * S + (1 - b2) * caught[sub] * caught[sub]
-            rho2_max, rho2_min = S.amax(-1), S.amin(-1)
-            ratios.append((rho2_max / rho2_min).flatten())
-            rmax, rmin = rho2_max.sqrt(), rho2_min.sqrt()
-            deviations.append(((rmax - rmin) / (rmax + eps)).flatten())
-        scale = float(out["s"].abs().max())
-        err = max(err, float((S - out["s"]).abs().max()) / scale)
-        state = out
-    r, dv = torch.stack(ratios), torch.stack(deviations)       # (substeps, tokens)
-    return {"substeps": int(r.shape[0]), "tokens": int(r.shape[1]),
-            "ratio_max": float(r.max()), "ratio_median": float(r.median()),
-            "ratio_max_per_substep": [float(x) for x in r.amax(1)],
-            "share_balanced": float((r <= BALANCED).double().mean()),
-            "deviation_max": float(dv.max()), "deviation_median": float(dv.median()),
-            "recurrence_error": err}
 
 
 @lru_cache(maxsize=1)

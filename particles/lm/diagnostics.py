@@ -16,6 +16,10 @@ Full-block Jacobian (§5.3 "Full-Block Jacobian Diagnostic", Figure 2)
                              stable rank r_st = ‖J‖_F² / ‖J‖_2², spread κ_eff = σ^eff_max/σ^eff_min
     minimum_gain_persistence 𝒫 = Σ_ℓ log σ^eff_min(J_ℓ)
 
+Second-moment balance (Remark E.2 on trained streams; Theorem E.1's ρ_max²/ρ_min²)
+    second_moment_balance    per token and substep, s_max/s_min of an AdamFormer's or
+                             RMSPropFormer's second-moment stream S, and D_s's non-scalar deviation
+
 The loss is given as `loss_fn(batch) -> scalar` evaluated with the current values of `params`
 (a closure over a model), averaged over a fixed list of `batches` as App. G prescribes ("each HVP
 is averaged over the B fixed validation minibatches"). Attention is evaluated with the math
@@ -474,3 +478,53 @@ def model_diagnostics(model: torch.nn.Module, result: dict, budget: str = "full"
            "spread": mean("spread"), "n_kept": mean("n_kept")}
     return {"flatness": flat, "jacobian": jac,
             "settings": {"flatness": fs, "jacobian": js, "cutoff": SIGMA_CUTOFF, "probe_seed": PROBE_SEED}}
+
+
+# ------------------------------------------------------------------ second-moment balance
+
+BALANCED = 2.0    # Theorem E.1: ρ_max²/ρ_min² ≤ 1 + ε with ε ∈ [0, 1]
+
+
+@torch.no_grad()
+def second_moment_balance(model, idx: torch.Tensor) -> dict:
+    """The per-token balance of the second-moment stream S of an AdamFormer / RMSPropFormer
+    (`particles.lm.blocks.preconditioned` with precond "diag") on the token batch `idx`, after each
+    substep: s_max/s_min over the d channels (Theorem E.1's ρ_max²/ρ_min², ρ_i² = s_i) and the
+    non-scalar deviation ‖D_s/α − I‖₂ = (ρ_max − ρ_min)/(ρ_max + δ) of D_s = diag(1/(√s_i + δ)).
+
+    The oracle outputs are caught by forward hooks on each block's attention and MLP modules and S
+    is advanced by the recurrence S ← β₂S + (1 − β₂)g⊙g with the block's learned β₂; the result
+    after the MLP substep is held against the S the block itself returns (`recurrence_error`)."""
+    if model.variant.kwargs.get("precond") != "diag":
+        raise ValueError(f"model: a diagonal second-moment variant is needed, got "
+                         f"{model.variant.name!r}")
+    state = model.initial_state(idx)
+    eps = float(model.variant.kwargs.get("eps", 1e-8))
+    ratios, deviations, err = [], [], 0.0
+    for blk in model.blocks:
+        caught = {}
+        hooks = [blk.attn.register_forward_hook(lambda m, a, out: caught.__setitem__("a", out)),
+                 blk.mlp.register_forward_hook(lambda m, a, out: caught.__setitem__("m", out))]
+        try:
+            S = state["s"]
+            out = blk(state)
+        finally:
+            for h in hooks:
+                h.remove()
+        for sub in ("a", "m"):
+            b2 = blk.scalars[f"beta2_{sub}"]
+            S = b2 * S + (1 - b2) * caught[sub] * caught[sub]
+            rho2_max, rho2_min = S.amax(-1), S.amin(-1)
+            ratios.append((rho2_max / rho2_min).flatten())
+            rmax, rmin = rho2_max.sqrt(), rho2_min.sqrt()
+            deviations.append(((rmax - rmin) / (rmax + eps)).flatten())
+        scale = float(out["s"].abs().max())
+        err = max(err, float((S - out["s"]).abs().max()) / scale)
+        state = out
+    r, dv = torch.stack(ratios), torch.stack(deviations)       # (substeps, tokens)
+    return {"substeps": int(r.shape[0]), "tokens": int(r.shape[1]),
+            "ratio_max": float(r.max()), "ratio_median": float(r.median()),
+            "ratio_max_per_substep": [float(x) for x in r.amax(1)],
+            "share_balanced": float((r <= BALANCED).double().mean()),
+            "deviation_max": float(dv.max()), "deviation_median": float(dv.median()),
+            "recurrence_error": err}
