@@ -2,8 +2,8 @@
 overhead ("≈17% rather than ≈2×", recomputed from schedule (9), the printed budget and SAM's two
 passes, exact rational arithmetic), and Remark E.2 on the trained models (the balance of the
 second-moment stream of a trained AdamFormer / RMSPropFormer, an extension of the remark, which
-the committed `main` diagnostics cannot decide yet: `particles.lm.diagnostics.second_moment_balance` is the measurement
-they wait for).
+the committed `main` diagnostics cannot decide yet: `particles.lm.diagnostics.second_moment_balance`
+is the measurement they wait for).
 """
 from __future__ import annotations
 
