@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import os
 import sys
 import tempfile
@@ -28,6 +29,25 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {' '.join(message.split())} (see --help)\n")
+
+
+def number(kind: type, *, positive: bool = False):
+    """An argparse `type` reading an int or a finite float (`kind`), and with `positive` one > 0;
+    anything else is an ArgumentTypeError that names what was expected."""
+    what = ("a positive " + ("integer" if kind is int else "number") if positive
+            else "an integer" if kind is int else "a number")
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if kind is float and not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+        if positive and not value > 0:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+    return parse
 
 
 def writable(parser: Parser, param: str, path: Path, *, folder: bool, into_docs: bool) -> Path:

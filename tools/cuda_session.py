@@ -66,6 +66,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import torch  # noqa: E402
 
+from theory.cli import number  # noqa: E402
 from theory.io import atomic_write_json  # noqa: E402
 
 PARTS = ("wallclock", "wallclock-compiled", "wallclock-compiled-extra", "bench", "throughput", "sinkhorn", "kernels",
@@ -455,36 +456,22 @@ def assemble(dirs: list[Path], exclude: list[str], note: str) -> Path:
     return write_committed(CUDA_MEASUREMENTS, out)
 
 
-def _positive(kind):
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a positive {'integer' if kind is int else 'number'}, "
-                                             f"got {text!r}") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"expected a positive {'integer' if kind is int else 'number'}, "
-                                             f"got {text!r}")
-        return value
-    return parse
-
-
 def parse_args(argv) -> argparse.Namespace:
     """The parts' arguments (checked here, without CUDA)."""
     p = argparse.ArgumentParser(prog="cuda_session.py", description=__doc__.split("\n")[0])
     p.add_argument("part", choices=PARTS)
     p.add_argument("--out", type=Path, required=True)
     t = p.add_argument_group("throughput")
-    t.add_argument("--steady-warmup", type=_positive(int), default=STEADY_WARMUP,
+    t.add_argument("--steady-warmup", type=number(int, positive=True), default=STEADY_WARMUP,
                    help=f"untimed steps of the steady compiled row, the compiling one first (default {STEADY_WARMUP})")
-    t.add_argument("--steady-steps", type=_positive(int), default=STEADY_STEPS,
+    t.add_argument("--steady-steps", type=number(int, positive=True), default=STEADY_STEPS,
                    help=f"timed steps of the steady compiled row (default {STEADY_STEPS})")
     t.add_argument("--steady-only", action="store_true", help="measure the steady compiled row alone")
     g = p.add_argument_group("plan")
     g.add_argument("--study", default="all", help="a study name, or all: studies.PLAN (default)")
-    g.add_argument("--jobs", type=_positive(int), default=PLAN_JOBS, help=f"processes (default {PLAN_JOBS})")
-    g.add_argument("--threads", type=_positive(int), default=1, help="torch threads per process (default 1)")
-    g.add_argument("--deadline-s", type=_positive(float), default=PLAN_DEADLINE_S,
+    g.add_argument("--jobs", type=number(int, positive=True), default=PLAN_JOBS, help=f"processes (default {PLAN_JOBS})")
+    g.add_argument("--threads", type=number(int, positive=True), default=1, help="torch threads per process (default 1)")
+    g.add_argument("--deadline-s", type=number(float, positive=True), default=PLAN_DEADLINE_S,
                    help=f"seconds after which no run is running (default {PLAN_DEADLINE_S})")
     g.add_argument("--device", default="cuda", help="cuda (default), or cpu to try the part without a GPU")
     g.add_argument("--skip", action="append", default=[], metavar="STUDY/STEM",

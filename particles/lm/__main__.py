@@ -21,7 +21,6 @@ batch is split across ranks). Bad input is one line naming the parameter, exit c
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import statistics
 import sys
@@ -32,7 +31,7 @@ from pathlib import Path
 import torch
 
 from particles.threads import torch_threads
-from theory.cli import Parser, writable
+from theory.cli import Parser, number, writable
 
 from .data import SOURCES, CorpusError
 from .runner import plan_tasks, run_tasks
@@ -62,19 +61,6 @@ def _bool(text: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected one of {', '.join(TRUE + FALSE)}, got {text!r}")
 
 
-def _finite(kind):
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {'an integer' if kind is int else 'a number'}, "
-                                             f"got {text!r}") from None
-        if kind is float and not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
-        return value
-    return parse
-
-
 def _seeds(text: str) -> list[int]:
     try:
         seeds = [int(s) for s in text.split(",") if s.strip()]
@@ -91,7 +77,7 @@ def _add_config_args(p: argparse.ArgumentParser) -> None:
         if f.name in ("variant", "seed", "data"):
             continue
         annotation = str(f.type).replace(" | None", "")
-        kind = {"int": _finite(int), "float": _finite(float), "bool": _bool}.get(annotation, str)
+        kind = {"int": number(int), "float": number(float), "bool": _bool}.get(annotation, str)
         metavar = {"bool": "BOOL"}.get(annotation)
         p.add_argument(f"--{f.name.replace('_', '-')}", type=kind, default=None, metavar=metavar,
                        help=f"(default {f.default})")
@@ -186,7 +172,7 @@ def main(argv=None) -> int:
     sub = ap.add_subparsers(dest="cmd", required=True, parser_class=Parser)
     p_train = sub.add_parser("train", help="train one variant and seed")
     p_train.add_argument("--variant", default="gd-lt", help="a name from `variants`")
-    p_train.add_argument("--seed", type=_finite(int), default=0)
+    p_train.add_argument("--seed", type=number(int), default=0)
     p_sweep = sub.add_parser("sweep", help="train variants x seeds, skipping finished runs")
     p_sweep.add_argument("--variants", default="tables",
                          help=f"comma-separated names or presets {sorted(PRESETS)} (default: tables)")
@@ -202,12 +188,12 @@ def main(argv=None) -> int:
                          help=f"one of {sorted(STUDIES)}; 'run all' follows the plan of studies.PLAN")
     p_study.add_argument("--variants", default=None, help="a subset of the study's variants")
     p_study.add_argument("--seeds", type=_seeds, default=None, help="a subset of seeds (default: the study's)")
-    p_study.add_argument("--threads", type=_finite(int), default=None,
+    p_study.add_argument("--threads", type=number(int), default=None,
                          help="torch threads per run (default: the cores shared out between --jobs)")
     p_study.add_argument("--device", default="cpu", help="cpu or cuda (default cpu); run: where to train")
-    p_study.add_argument("--jobs", type=_finite(int), default=1,
+    p_study.add_argument("--jobs", type=number(int), default=1,
                          help="run: processes training at once, each taking the next run nobody trains")
-    p_study.add_argument("--deadline-s", type=_finite(float), default=None, metavar="S",
+    p_study.add_argument("--deadline-s", type=number(float), default=None, metavar="S",
                          help="run: start no run whose estimate ends after S seconds; stop a running "
                               "one at the checkpoint from which it could not finish (resumable)")
     p_study.add_argument("--partial", action="store_true",
