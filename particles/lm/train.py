@@ -40,7 +40,6 @@ import json
 import math
 import os
 import platform
-import subprocess
 import time
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, replace
@@ -51,6 +50,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from particles.provenance import ROOT, git
 from particles.threads import torch_threads
 from theory.io import atomic_write, atomic_write_json, run_lock
 
@@ -315,15 +315,10 @@ def evaluate_full(model: torch.nn.Module, tokens: np.ndarray, block_size: int, b
 def git_commit() -> str:
     """`git rev-parse HEAD` of the toolkit's checkout (+ "-dirty" with uncommitted changes under
     particles/ or theory/); outside a checkout, ``PARTICLES_COMMIT`` or "unknown"."""
-    root = Path(__file__).resolve().parents[2]
-    if not (root / ".git").exists():
+    if not (ROOT / ".git").exists():
         return os.environ.get("PARTICLES_COMMIT", "unknown")
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
-                              timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "particles", "theory"], cwd=root,
-                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
+    head, dirty = git("rev-parse", "HEAD"), git("status", "--porcelain", "--", "particles", "theory")
+    if "unknown" in (head, dirty):
         return "unknown"
     return head + ("-dirty" if dirty else "")
 
