@@ -169,9 +169,8 @@ def reading(text: str, holds: bool | None, *, not_admitted: str | None = None,
 
     `not_admitted` (a key of `NOT_ADMITTED`) keeps a reading on the page, with the rule that
     excludes it, but out of the decision: a `correction` reading (a misprint read by its intent)
-    or a `rescue` one (the text with a hypothesis it does not state) becomes the correction of
-    `decide_readings` when no other is named; an `invented`, `unsupported` or `consequence` one is
-    only shown."""
+    becomes the correction of `decide_readings` when no other is named; a `rescue` (the text with
+    what it does not say), an `invented`, `unsupported` or `consequence` one is only shown."""
     if not_admitted is not None and not_admitted not in NOT_ADMITTED:
         raise ValueError(f"not_admitted must be one of {sorted(NOT_ADMITTED)}, got {not_admitted!r}")
     verdict = "inconclusive" if holds is None else "holds" if holds else "fails"
@@ -206,10 +205,14 @@ def decide_readings(readings, correction_holds: bool | None = None, *, criterion
     deciding = admitted(readings)
     if not deciding:
         raise ValueError("readings: at least one admissible reading of the quoted text is needed")
-    # a misprint read by its intent, or the text with the hypothesis it omits, is the correction
-    corrections = [r for r in readings
-                   if r.get("not_admitted") in (NOT_ADMITTED["correction"], NOT_ADMITTED["rescue"])]
+    # a misprint read by its intent (R2) is the correction when the check names none; a rescue (R4)
+    # never is: what the text does not say is no correction of it (an experiment's spread, a mean
+    # the paper never reports), so a check whose erratum adds a hypothesis names that correction
+    corrections = [r for r in readings if r.get("not_admitted") == NOT_ADMITTED["correction"]]
     if correction is None and corrections:   # the first that holds, else the first
+        if correction_holds is not None:
+            raise ValueError("correction_holds: name the correction it decides (correction=...), or "
+                             "leave it to the reading marked not_admitted='correction'")
         chosen = next((r for r in corrections if r["verdict"] == "holds"), corrections[0])
         correction, correction_holds = chosen["reading"], chosen["verdict"] == "holds"
     verdicts = [r["verdict"] for r in deciding]

@@ -304,8 +304,27 @@ def test_readings_not_admitted_are_shown_but_do_not_decide():
     assert invented.verdict == "holds" and invented.ambiguity is None
     with pytest.raises(ValueError, match="not_admitted"):
         claims.reading("x", True, not_admitted="because")
+    with pytest.raises(ValueError, match="correction_holds"):   # a correction decided, another shown
+        claims.decide_readings([claims.reading("as printed", False),
+                                claims.reading("a misprint for -x", True, not_admitted="correction")],
+                               False, criterion="c")
     with pytest.raises(ValueError, match="admissible"):
         claims.decide_readings([claims.reading("x", True, not_admitted="rescue")], criterion="c")
+
+
+def test_a_rescue_is_never_the_correction():
+    """A rescue (R4) is the text with what it does not say: it is shown, it never decides, and it
+    never becomes the correction, even when it holds (an experiment not reproduced stays a fail; an
+    erratum that adds a hypothesis names its correction)."""
+    printed_fails = claims.reading("as printed", False)
+    spread = claims.reading("a weaker property the text does not state", True, not_admitted="rescue")
+    ev = claims.decide_readings([printed_fails, spread], criterion="c")
+    assert ev.verdict == "fails" and ev.correction is None and len(ev.readings) == 2
+    named = claims.decide_readings([printed_fails, spread], True, criterion="c",
+                                   correction="with the hypothesis the text omits")
+    assert named.verdict == "holds-with-correction" and named.correction == "with the hypothesis the text omits"
+    undecided = claims.decide_readings([claims.reading("as printed", None), spread], criterion="c")
+    assert undecided.verdict == "inconclusive" and undecided.correction is None
 
 
 def test_rounding_level_errors_and_float_keys_print_the_same_on_every_machine():

@@ -376,11 +376,11 @@ def fig_7ab_similar_trajectories(budget: str) -> Evidence:
                 "similar",
                 structural, not_admitted="unsupported"),
         reading("'similar' = the rollouts' q1 spread over k below the references' (the true trajectories'); "
-                "not admitted: a necessary condition only, it drops 'regardless of k' (rollouts that "
+                "not admitted, a rescue (R4): a necessary condition only, it drops 'regardless of k' (rollouts that "
                 "follow their own k, each nearest its own reference, satisfy it whenever they damp the "
                 "k-dependence slightly; the exact k-blind flow's ratio is "
                 f"{calibration['2-10']['spread_ratio']:.2g} / {calibration['2-18']['spread_ratio']:.2g})",
-                spread_below if decided else None, not_admitted="unsupported",
+                spread_below if decided else None, not_admitted="rescue",
                 **({"spread_ratio_range": ratio_range} if st else {})),
     ]
     counter = None

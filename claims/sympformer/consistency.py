@@ -358,9 +358,11 @@ def figure_1(budget: str) -> Evidence:
                 "giving Algorithm 1", only_figure <= LOOK_AHEAD, not_admitted="rescue"),
     ]
     return decide_readings(
-        readings,
+        readings, only_figure <= LOOK_AHEAD,
         criterion="a reading holds iff every symbol of Figure 1 is in Algorithm 1, or is one of the "
                   "look-ahead's (x̄_ℓ, μ^att_ℓ, the attention at x̄_ℓ)",
+        correction="Figure 1 shows Algorithm 1 with App. B's attention look-ahead x̄_ℓ = x_ℓ + μ^att_ℓ y_ℓ "
+                   "(μ^att_ℓ = 0 gives Algorithm 1)",
         numbers={"only_in_figure": sorted(only_figure), "only_in_algorithm": sorted(ALGORITHM_1 - FIGURE_1)},
         ambiguity="Figure 1 evaluates the attention at x̄_ℓ = x_ℓ + μ^att_ℓ y_ℓ, a look-ahead Algorithm 1 "
                   "does not have, though its caption says 'as described in Algorithm 1'; App. B uses a "

@@ -83,7 +83,9 @@ def affine_pushforward(budget: str) -> Evidence:
                 min_eigenvalue_ratio_A_Sigma_At=float(eig[0] / eig[-1]), pushforward_off_plane=off_plane),
     ]
     return decide_readings(
-        readings,
+        readings, worst < 1e-12,
+        correction="for an invertible A ∈ R^{d×d}, the pushforward of E(m, Σ, g) by f(x) = Ax + b is "
+                   "E(Am + b, AΣAᵀ, g)",
         criterion="pushforward density vs the density of E(Am + b, AΣAᵀ, g) < 1e-12 relative (float64 "
                   "solves and determinants); for a singular A, E(Am + b, AΣAᵀ, g) needs AΣAᵀ positive "
                   "definite (smallest eigenvalue > 1e-12 × largest)",
