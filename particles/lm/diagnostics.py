@@ -351,15 +351,20 @@ def block_jacobian(block: Callable[[torch.Tensor], torch.Tensor], x: torch.Tenso
     return J
 
 
+SIGMA_TAIL = 32  # the smallest singular values kept per layer: 𝒫 at any cutoff that cuts fewer
+
+
 @dataclass(frozen=True)
 class JacobianSpectrum:
-    """Seed 002 §5.3 summaries of one layer Jacobian."""
+    """Seed 002 §5.3 summaries of one layer Jacobian, with the `SIGMA_TAIL` smallest singular
+    values (ascending) so that σ^eff_min can be recomputed at another cutoff (`sigma_min_at`)."""
 
     sigma_max_eff: float
     sigma_min_eff: float
     stable_rank: float
     n_kept: int
     n_total: int
+    sigma_tail: tuple[float, ...] = ()
 
     @property
     def spread(self) -> float:
@@ -390,7 +395,45 @@ def jacobian_spectrum(J: torch.Tensor | np.ndarray, cutoff: float = 1e-6) -> Jac
     if kept.size == 0:
         raise ValueError(f"cutoff={cutoff} removes every singular value (largest {sigma[0]:.3g})")
     return JacobianSpectrum(float(kept[0]), float(kept[-1]), float((sigma ** 2).sum() / sigma[0] ** 2),
-                            int(kept.size), int(sigma.size))
+                            int(kept.size), int(sigma.size), tuple(float(v) for v in sigma[::-1][:SIGMA_TAIL]))
+
+
+def rank_tolerance(sigma_max: float, n: int) -> float:
+    """The float64 numerical-rank cutoff σ_max · n · ε (`numpy.linalg.matrix_rank`'s default): the
+    smallest cutoff a float64 SVD of an n × n matrix can resolve, one reading of §5.3's unstated
+    'fixed numerical cutoff'."""
+    return float(sigma_max) * int(n) * float(np.finfo(np.float64).eps)
+
+
+def sigma_min_at(sigma_tail: Sequence[float], n_total: int, cutoff: float) -> float:
+    """σ^eff_min at another `cutoff`, from the recorded smallest singular values (ascending): the
+    smallest of them above it. ValueError when every recorded value is at or below the cutoff
+    (σ^eff_min is then not known from the record, or nothing is kept)."""
+    tail = np.asarray(sigma_tail, float)
+    if tail.ndim != 1 or tail.size == 0 or np.any(np.diff(tail) < 0):
+        raise ValueError("sigma_tail must be the smallest singular values in ascending order")
+    if not (cutoff > 0 and math.isfinite(cutoff)):
+        raise ValueError(f"cutoff must be positive and finite, got {cutoff!r}")
+    above = tail[tail > cutoff]
+    if above.size == 0:
+        raise ValueError(f"cutoff={cutoff:g}: every recorded singular value is at or below it "
+                         f"({tail.size} of {n_total} recorded)")
+    return float(above[0])
+
+
+def persistence_at(spectra: Sequence[dict], cutoff: Callable[[float, int], float]) -> tuple[float, float]:
+    """(𝒫, mean spread) at another cutoff from `model_diagnostics`' per-sequence ``spectra``
+    records, averaged over the sequences as `model_diagnostics` averages; `cutoff(σ_max, n)` gives
+    each layer's cutoff (e.g. `rank_tolerance`)."""
+    if not spectra:
+        raise ValueError("spectra: one record per validation sequence is needed")
+    persistence, spread = [], []
+    for seq in spectra:
+        n = int(seq["n_total"])
+        mins = [sigma_min_at(tail, n, cutoff(smax, n)) for smax, tail in zip(seq["sigma_max_eff"], seq["sigma_tail"])]
+        persistence.append(sum(math.log(m) for m in mins))
+        spread.extend(smax / m for smax, m in zip(seq["sigma_max_eff"], mins))
+    return float(np.mean(persistence)), float(np.mean(spread))
 
 
 def minimum_gain_persistence(spectra: Sequence[JacobianSpectrum]) -> float:
@@ -415,7 +458,8 @@ def full_block_diagnostics(blocks: Sequence[Callable[[torch.Tensor], torch.Tenso
             "stable_rank": [s.stable_rank for s in spectra],
             "spread": [s.spread for s in spectra],
             "sigma_max_eff": [s.sigma_max_eff for s in spectra],
-            "n_kept": [s.n_kept for s in spectra], "cutoff": cutoff}
+            "n_kept": [s.n_kept for s in spectra], "cutoff": cutoff,
+            "sigma_tail": [list(s.sigma_tail) for s in spectra], "n_total": spectra[0].n_total}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -475,7 +519,9 @@ def model_diagnostics(model: torch.nn.Module, result: dict, budget: str = "full"
     mean = lambda k: np.mean([d[k] for d in per_seq], axis=0).tolist()  # noqa: E731
     jac = {"persistence": float(np.mean([d["persistence"] for d in per_seq])),
            "log_min_gain": mean("log_min_gain"), "stable_rank": mean("stable_rank"),
-           "spread": mean("spread"), "n_kept": mean("n_kept")}
+           "spread": mean("spread"), "n_kept": mean("n_kept"),
+           # per sequence, what 𝒫 and the spread at another cutoff need (`sigma_min_at`)
+           "spectra": [{k: d[k] for k in ("sigma_max_eff", "sigma_tail", "n_total")} for d in per_seq]}
     return {"flatness": flat, "jacobian": jac,
             "settings": {"flatness": fs, "jacobian": js, "cutoff": SIGMA_CUTOFF, "probe_seed": PROBE_SEED}}
 
