@@ -243,3 +243,32 @@ def test_bench_and_cost_model_import_neither_each_other():
                  "median_interval", "measure_steps"):
         assert hasattr(bench, name), name
     assert bench.time_training is timing.time_training and cost_model.time_training is timing.time_training
+
+
+def test_a_replica_study_is_diagnosed_as_each_run_finishes(tiny, monkeypatch):
+    """`main-replica`'s mechanism on the tiny study: each finished run is diagnosed while its weights
+    are here; the record carries the spectra tails (§5.3's second cutoff reading) and, for a diagonal
+    second-moment variant, the balance of Remark E.2; it reads back as valid diagnostics."""
+    from particles.lm import diagnostics as dg
+    monkeypatch.setitem(dg.FLATNESS_SETTINGS, "full", dg.FLATNESS_SETTINGS["quick"])  # seconds, not minutes
+    monkeypatch.setitem(dg.JACOBIAN_SETTINGS, "full", dg.JACOBIAN_SETTINGS["quick"])
+    replica = replace(tiny, variants=("gd-lt", "adam"), diagnosed_when_trained=True)
+    for v in replica.variants:
+        assert replica.train_run(v, 0)[0] == "trained"
+    got = replica.collect_diagnostics(replica.variants, seeds=[0])
+    assert not got.missing and not got.invalid
+    for v in replica.variants:
+        spectra = got.results[v][0]["jacobian"]["spectra"]
+        assert len(spectra) == dg.JACOBIAN_SETTINGS["quick"]["sequences"]
+        assert all(len(t) == min(dg.SIGMA_TAIL, s["n_total"]) for s in spectra for t in s["sigma_tail"])
+        p, _ = dg.persistence_at(spectra, lambda smax, n: dg.SIGMA_CUTOFF)
+        assert p == pytest.approx(got.results[v][0]["jacobian"]["persistence"], rel=1e-12)
+    assert "second_moment_balance" in got.results["adam"][0] and "second_moment_balance" not in got.results["gd-lt"][0]
+    assert got.results["adam"][0]["second_moment_balance"]["ratio_max"] >= 1.0
+    # a lent GPU's plan returns the diagnostics beside the result
+    from types import SimpleNamespace
+    task = runner.Task(replica, "adam", 0)
+    assert [n for _, n in cuda_session.result_files(SimpleNamespace(tasks=[task]), [task.name])] == \
+        ["results/lm/tiny/adam-seed0.json", "results/lm/tiny-diagnostics/adam-seed0.json"]
+    assert tiny.train_run("gd-lt", 1)[0] == "trained"   # a study without the flag is not diagnosed
+    assert not (tiny.diagnostics_folder / "gd-lt-seed1.json").exists()

@@ -37,8 +37,9 @@ part's failure or time-out loses nothing of the others):
 * ``plan``: trains the studies' missing runs (`particles.lm.runner`, `studies.PLAN` or ``--study``)
   with ``--jobs`` processes sharing the GPU, starting none that would end after ``--deadline-s``
   and stopping running ones at a checkpoint past it, and returns the finished runs' result JSONs
-  as DIR/plan-results.tar.gz (members ``results/lm/<study>/<file>``: extract into the
-  repository), their weights (DIR/plan-weights.tar.gz, ``runs/lm/...``, up to `TAR_LIMIT`), the
+  as DIR/plan-results.tar.gz (members ``results/lm/<study>/<file>``, and
+  ``results/lm/main-replica-diagnostics/<file>`` for the runs diagnosed as they finish: extract
+  into the repository), their weights (DIR/plan-weights.tar.gz, ``runs/lm/...``, up to `TAR_LIMIT`), the
   checkpoints of stopped runs (DIR/plan-checkpoints-K.tar.gz; ``--resume-checkpoints FILE`` puts
   them back on the next lent machine; ``--partial`` trains every slot to the deadline) and
   DIR/plan-summary.json (docs/training.md, "Filling the
@@ -357,7 +358,8 @@ def plan(out: Path, args) -> None:
 
 
 def result_files(summary, names) -> list[tuple[Path, str]]:
-    """(path, member name) of the result or divergence JSON of each run in `names`."""
+    """(path, member name) of the result or divergence JSON of each run in `names`, and of its
+    diagnostics when its study diagnoses runs as they finish (`main-replica`)."""
     by_name = {t.name: t for t in summary.tasks}
     out = []
     for name in names:
@@ -366,6 +368,9 @@ def result_files(summary, names) -> list[tuple[Path, str]]:
         if not path.exists():
             path = t.study.divergence_path(t.variant, t.seed)
         out.append((path, f"results/lm/{t.study.name}/{path.name}"))
+        diagnosed = t.study.diagnostics_folder / path.name
+        if t.study.diagnosed_when_trained and diagnosed.exists():
+            out.append((diagnosed, f"results/lm/{diagnosed.parent.name}/{diagnosed.name}"))
     return out
 
 

@@ -125,6 +125,7 @@ LABELS = {VANILLA: "vanilla", "adam": "AdamFormer", "hb": "HBFormer", "yurii": "
 # Seed 002 Figure 3(a): tr(H)/N in units of 1e-3 (OpenWebText, best checkpoints).
 PAPER_TRACE_PER_PARAM = {VANILLA: 0.316, "adam": 0.210, "yurii": 0.139, "tmm": 0.142}
 STUDY = "main"
+REPLICA = "main-replica"  # main's diagnosed arms retrained and diagnosed on one machine
 PROTOCOL = "momentum_streams OpenWebText"  # §5.3 "the analyzed OpenWebText variants"; Fig. 3's OWT models
 MIN_SEEDS = lm_claims.MIN_SEEDS
 ALPHA = 0.05  # family-wise level of the Holm-corrected comparisons over seeds (claims._stats)
@@ -341,6 +342,54 @@ def spearman_test(x: list[float], y: list[float]) -> dict:
             "p_less": float(np.mean(rhos <= rho + eps))}
 
 
+def replica_study() -> tuple[dict, list[int]]:
+    """`jacobian_study` rows of `main-replica` (committed diagnostics), with its paired seeds."""
+    got = get_study(REPLICA).collect_diagnostics(JACOBIAN_VARIANTS)
+    seeds = got.paired_seeds(JACOBIAN_VARIANTS)
+    return ({v: [dict(got.results[v][s]["jacobian"], seed=s, val_loss_full=got.results[v][s]["val_loss_full"])
+                 for s in seeds] for v in JACOBIAN_VARIANTS} if seeds else {}), seeds
+
+
+def _per_model(study: dict, rank_tolerance: bool = False) -> dict:
+    """Per variant, per seed: 𝒫, the mean stable rank and spread, the loss (and 𝒫 and the spread
+    at float64's rank tolerance, from the recorded spectra, with `rank_tolerance`)."""
+    per = {}
+    for v, rows in study.items():
+        per[v] = {"persistence": [r["persistence"] for r in rows],
+                  "persistence_uncut_layers": [float(np.sum(np.asarray(r["log_min_gain"])[np.asarray(r["n_kept"]) == max(r["n_kept"])]))
+                                               for r in rows],
+                  "stable_rank": [float(np.mean(r["stable_rank"])) for r in rows],
+                  "spread": [float(np.mean(r["spread"])) for r in rows],
+                  "val_loss_full": [r["val_loss_full"] for r in rows]}
+        if rank_tolerance:
+            at = [dg.persistence_at(r["spectra"], dg.rank_tolerance) for r in rows]
+            per[v] |= {"persistence_rank_tolerance": [p for p, _ in at], "spread_rank_tolerance": [q for _, q in at]}
+    return per
+
+
+def _at_cutoff(per: dict, persistence: str, spread: str) -> tuple[dict, dict, dict, dict | None]:
+    """The sub-assertions of §5.3 at one cutoff, from `_per_model` rows: (𝒫 lower, spread larger
+    and AdamFormer's 𝒫 not below vanilla's; stable rank higher; 'tracks lower loss'; Spearman test)."""
+    momentum = [v for v in MOMENTUM if v in per]
+
+    def loss(*vs) -> float:
+        return float(np.mean([x for v in vs for x in per[v]["val_loss_full"]]))
+    cut = {f"{LABELS[m]} persistence < vanilla's": _lower(per[m][persistence], per[VANILLA][persistence],
+                                                          loss_level=loss(m, VANILLA)) for m in momentum}
+    cut |= {f"{LABELS[m]} spread > vanilla's": _lower(per[VANILLA][spread], per[m][spread]) for m in momentum}
+    if "adam" in per:
+        cut["AdamFormer persistence not below vanilla's"] = _lower(per[VANILLA][persistence], per["adam"][persistence],
+                                                                   "not-worse", loss_level=loss(VANILLA, "adam"))
+    stable = {f"{LABELS[m]} stable rank > vanilla's": _lower(per[VANILLA]["stable_rank"], per[m]["stable_rank"])
+              for m in momentum}
+    mean = {v: (float(np.mean(d[persistence])), float(np.mean(d["val_loss_full"]))) for v, d in per.items()}
+    rank = spearman_test([p for p, _ in mean.values()], [q for _, q in mean.values()]) if len(mean) > 2 else None
+    tracks = {"lower persistence tracks lower loss (Spearman, exact permutation test)":
+              "undecided" if rank is None else "holds" if rank["p_greater"] < ALPHA
+              else "fails" if rank["p_less"] < ALPHA else "undecided"}
+    return cut, stable, tracks, rank
+
+
 JACOBIAN_TEXT = (  # verbatim, with the seed's non-breaking space in "Figure 2"
     r"Our main finding is that momentum changes how perturbations propagate across depth: momentum "
     r"variants have lower minimum-gain persistence than Vanilla while preserving a broad transition "
@@ -378,69 +427,39 @@ def jacobian_claim(budget: str) -> Evidence:
     variants = JACOBIAN_VARIANTS if budget == "full" else QUICK_VARIANTS
     _, seeds, prov = diagnostics(budget, variants)
     study = jacobian_study(budget)
-    per = {v: {"persistence": [r["persistence"] for r in rows],
-               "persistence_uncut_layers": [float(np.sum(np.asarray(r["log_min_gain"])[np.asarray(r["n_kept"]) == max(r["n_kept"])]))
-                                            for r in rows],
-               "stable_rank": [float(np.mean(r["stable_rank"])) for r in rows],
-               "spread": [float(np.mean(r["spread"])) for r in rows],
-               "val_loss_full": [r["val_loss_full"] for r in rows]} for v, rows in study.items()}
-    momentum = [v for v in MOMENTUM if v in per]
+    per = _per_model(study)
     means = {v: {k: float(np.mean(x)) for k, x in d.items()} for v, d in per.items()}
-    rank = (spearman_test([m["persistence"] for m in means.values()], [m["val_loss_full"] for m in means.values()])
-            if len(means) > 2 else None)
-    tracks = {"lower persistence tracks lower loss (Spearman, exact permutation test)":
-              "undecided" if rank is None else "holds" if rank["p_greater"] < ALPHA
-              else "fails" if rank["p_less"] < ALPHA else "undecided"}
-    stable = {f"{LABELS[m]} stable rank > vanilla's": _lower(per[VANILLA]["stable_rank"], per[m]["stable_rank"])
-              for m in momentum}
-    def loss(*vs) -> float:
-        return float(np.mean([x for v in vs for x in per[v]["val_loss_full"]]))
-    cut = {f"{LABELS[m]} persistence < vanilla's": _lower(per[m]["persistence"], per[VANILLA]["persistence"],
-                                                          loss_level=loss(m, VANILLA))
-           for m in momentum}
-    cut |= {f"{LABELS[m]} spread > vanilla's": _lower(per[VANILLA]["spread"], per[m]["spread"]) for m in momentum}
-    if "adam" in per:
-        cut["AdamFormer persistence not below vanilla's"] = _lower(per[VANILLA]["persistence"],
-                                                                   per["adam"]["persistence"], "not-worse",
-                                                                   loss_level=loss(VANILLA, "adam"))
+    cut, stable, tracks, rank = _at_cutoff(per, "persistence", "spread")
     # the other reading of the unstated cutoff: float64's numerical rank tolerance σ_max·n·ε per
-    # layer, from the spectra's recorded smallest singular values (diagnostics written since 27 Nov
-    # 2026 carry them; until every compared run does, the reading is undecided)
-    recorded = all("spectra" in r for rows in study.values() for r in rows)
-    at_rank = {v: [dg.persistence_at(r["spectra"], dg.rank_tolerance) for r in rows]
-               for v, rows in study.items()} if recorded else {}
+    # layer, from each layer's recorded smallest singular values; `main`'s committed diagnostics
+    # predate the record and its weights were not kept, so at the full budget the reading is
+    # decided on `main-replica` (the same arms retrained and diagnosed on one machine), compared
+    # only with itself, once it has MIN_SEEDS paired seeds
+    tail_study, tail_seeds = (study, seeds) if budget == "quick" else replica_study()
+    recorded = len(tail_seeds) >= (1 if budget == "quick" else MIN_SEEDS) and \
+        all("spectra" in r for rows in tail_study.values() for r in rows)
+    tail_per = _per_model(tail_study, rank_tolerance=True) if recorded else {}
     if recorded:
-        for v, pairs in at_rank.items():
-            per[v] |= {"persistence_rank_tolerance": [p for p, _ in pairs],
-                       "spread_rank_tolerance": [q for _, q in pairs]}
-        small = {f"{LABELS[m]} persistence < vanilla's": _lower(per[m]["persistence_rank_tolerance"],
-                                                                 per[VANILLA]["persistence_rank_tolerance"],
-                                                                 loss_level=loss(m, VANILLA))
-                 for m in momentum}
-        small |= {f"{LABELS[m]} spread > vanilla's": _lower(per[VANILLA]["spread_rank_tolerance"],
-                                                             per[m]["spread_rank_tolerance"]) for m in momentum}
-        if "adam" in per:
-            small["AdamFormer persistence not below vanilla's"] = _lower(
-                per[VANILLA]["persistence_rank_tolerance"], per["adam"]["persistence_rank_tolerance"],
-                "not-worse", loss_level=loss(VANILLA, "adam"))
-        small_rank = spearman_test([float(np.mean(per[v]["persistence_rank_tolerance"])) for v in means],
-                                   [m["val_loss_full"] for m in means.values()]) if len(means) > 2 else None
-        small_tracks = {"lower persistence tracks lower loss (Spearman, exact permutation test)":
-                        "undecided" if small_rank is None else "holds" if small_rank["p_greater"] < ALPHA
-                        else "fails" if small_rank["p_less"] < ALPHA else "undecided"}
-        smaller = ("float64's numerical rank tolerance (σ_max·n·ε per layer, numpy's matrix_rank default)",
-                   (small | stable, small_tracks))
+        small, small_stable, small_tracks, small_rank = _at_cutoff(
+            tail_per, "persistence_rank_tolerance", "spread_rank_tolerance")
+        smaller = (f"float64's numerical rank tolerance (σ_max·n·ε per layer, numpy's matrix_rank "
+                   f"default; {'main-replica, seeds ' + ', '.join(map(str, tail_seeds)) if budget == 'full' else 'quick runs'})",
+                   (small | small_stable, small_tracks))
     else:
         small_rank = None
-        smaller = ("a smaller numerical cutoff, e.g. float64's rank tolerance σ_max·n·ε (not computable: "
-                   "the committed diagnostics lack the smallest singular values; `study diagnose main "
-                   "--recompute` on the trained weights records them)",
+        smaller = (f"a smaller numerical cutoff, e.g. float64's rank tolerance σ_max·n·ε (not computable "
+                   f"yet: main's diagnostics lack the smallest singular values and its weights were not "
+                   f"kept; `main-replica` has {len(tail_seeds)} of the {MIN_SEEDS} paired seeds it needs: "
+                   f"python -m particles.lm study run main-replica)",
                    (stable, {"persistence and spread at that cutoff": "undecided"}))
     readings = {f"our cutoff (absolute {dg.SIGMA_CUTOFF:g}, every variant)": (cut | stable, tracks),
                 smaller[0]: smaller[1]}
     numbers = {"per_model": per, "means": means,
                "spearman_persistence_vs_loss": rank["rho"] if rank else math.nan, "spearman_test": rank,
                "spearman_test_rank_tolerance": small_rank, "spectra_recorded": recorded,
+               "rank_tolerance_source": ({"study": "main-replica" if budget == "full" else "quick",
+                                          "seeds": tail_seeds, "per_model": tail_per} if recorded else
+                                         {"study": "main-replica", "seeds": tail_seeds}),
                "layers_cut": {v: [r["n_kept"] for r in rows] for v, rows in study.items()},
                "settings": dg.JACOBIAN_SETTINGS[budget], "cutoff": dg.SIGMA_CUTOFF,
                "n_seeds": len(seeds), "seeds": seeds, **prov, **study_context(variants),

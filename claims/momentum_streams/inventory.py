@@ -313,9 +313,9 @@ ITEMS = (
        "checked only by a premise and an extension claim, which never cover an item: "
        "momentum_streams:balance-premise at initialization (random dense projections of LayerNormed "
        "inputs, 24 substeps), and momentum_streams:remark-E.2-trained on the trained AdamFormer and "
-       "RMSPropFormer of the main study (s_max/s_min ≤ 2 at every token and substep), inconclusive until "
-       "`study diagnose main` records the second-moment balance (the committed diagnostics keep flatness "
-       "and Jacobians only, the weights are git-ignored)"),
+       "RMSPropFormer of the main study's configuration (s_max/s_min ≤ 2 at every token and substep), "
+       "inconclusive until `study run main-replica` has retrained and diagnosed them (main's committed "
+       "diagnostics keep flatness and Jacobians only, and its weights were not kept)"),
     # ------------------------------------------------------------------ Appendix F
     _i("full", "App. F.1, eq. (3); Remark F.5", "equation",
        "the readout loss is C-smooth, so at a minimizer ℒ(X) − ℒ(X*) ≤ (C/2)‖X − X*‖²",

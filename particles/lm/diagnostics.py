@@ -522,8 +522,12 @@ def model_diagnostics(model: torch.nn.Module, result: dict, budget: str = "full"
            "spread": mean("spread"), "n_kept": mean("n_kept"),
            # per sequence, what 𝒫 and the spread at another cutoff need (`sigma_min_at`)
            "spectra": [{k: d[k] for k in ("sigma_max_eff", "sigma_tail", "n_total")} for d in per_seq]}
-    return {"flatness": flat, "jacobian": jac,
-            "settings": {"flatness": fs, "jacobian": js, "cutoff": SIGMA_CUTOFF, "probe_seed": PROBE_SEED}}
+    out = {"flatness": flat, "jacobian": jac,
+           "settings": {"flatness": fs, "jacobian": js, "cutoff": SIGMA_CUTOFF, "probe_seed": PROBE_SEED}}
+    if getattr(model, "variant", None) is not None and model.variant.kwargs.get("precond") == "diag":
+        # Remark E.2 on the trained stream: every token of the first validation batch
+        out["second_moment_balance"] = second_moment_balance(model.eval(), batches[0][0])
+    return out
 
 
 # ------------------------------------------------------------------ second-moment balance
