@@ -106,8 +106,8 @@ def sawd_overhead_arithmetic(budget: str) -> Evidence:
 
 REMARK_E2_VARIANTS = ("adam", "rmsprop")   # the diagonal (Adam-/RMSProp-style) second-moment streams
 DIAGNOSTIC_KEY = "second_moment_balance"   # the field of a diagnosed diagonal-moment run
-# main's weights were not kept (and main does not reproduce bit for bit on another machine): the
-# balance is measured on main's arms retrained and diagnosed as they finish
+# main's weights were not kept: the balance is measured on main's arms retrained (bit for bit, on
+# the machine and thread count that trained them) and diagnosed as they finish
 STUDY = "main-replica"
 MIN_RUNS = 3   # diagnosed runs per variant before the check decides
 
