@@ -143,8 +143,12 @@ def _committed_balance() -> dict:
         with_key = {f.stem: json.loads(f.read_text())[DIAGNOSTIC_KEY] for f in files
                     if DIAGNOSTIC_KEY in json.loads(f.read_text())}
         trained = sorted(p.stem for p in (RESULTS_ROOT / STUDY).glob(f"{v}-seed*.json"))
+        # bit for bit main's run (the same training): the balance is then that of main's model
+        same = {stem: json.loads((RESULTS_ROOT / STUDY / f"{stem}.json").read_text())["val_loss_full"]
+                == json.loads((RESULTS_ROOT / "main" / f"{stem}.json").read_text())["val_loss_full"]
+                for stem in trained if (RESULTS_ROOT / "main" / f"{stem}.json").exists()}
         out[v] = {"trained_runs_committed": trained, "diagnosed": [f.stem for f in files],
-                  "with_second_moment_balance": with_key}
+                  "with_second_moment_balance": with_key, "replica_equals_main": same}
     return out
 
 
