@@ -36,9 +36,11 @@ def _key(kind: str, window: str, a: str, b: str) -> str:
                  "decided at N = 20: 2N = 40, M = 40)",
        method="experiment", expect="inconclusive",
        referee="issue 35: decided at N = 20 (2N = 40, M = 2N = 40: budget n40), the setting the text "
-               "fixes (sp_transformer:table-2-dimensions); the transformers are not yet trained there, "
-               "so the claim waits for `python -m particles.sp_train --budget n40 --networks "
-               "transformer sp_transformer`; the 2N = 20 runs are a sensitivity row, not a reading",
+               "fixes (sp_transformer:table-2-dimensions), on all five seeds of the four networks (27 Nov "
+               "2026): the standard transformer fits better than both one-step networks on both windows, "
+               "much better than the SympNet; the SP transformer's components are undecided (its seed 4 "
+               "does not fit: q1 error 0.855 on (2, 20]), so no reading holds or fails; the 2N = 20 runs "
+               "are a sensitivity row, not a reading",
        figures=["oscillator-rollouts"], paper_text=FIT_BETTER_TEXT)
 def fig_7_transformers_fit_better(budget: str) -> Evidence:
     """Components, per window, for each transformer against each one-step network: the paired

@@ -204,10 +204,11 @@ def _7cd_readings(comp: dict, decided: bool) -> dict:
        figures=["oscillator-rollouts", "oscillator-energy", "oscillator-training"],
        paper_text=FIG_7CD_TEXT,
        referee="issue 35: decided at N = 20 (2N = 40, M = 2N = 40: budget n40), the setting the text "
-               "fixes (sp_transformer:table-2-dimensions); the transformers are not yet trained there, "
-               "so the claim waits for `python -m particles.sp_train --budget n40 --networks "
-               "transformer sp_transformer`; the 2N = 20 runs are a sensitivity row (inconclusive "
-               "there too). Earlier: changed, fails -> inconclusive (issue 25): 'seems to loose "
+               "fixes (sp_transformer:table-2-dimensions), on five seed pairs (27 Nov 2026): a loss of "
+               "energy over 10% fails (the standard transformer's change −0.7%, CI [−6.9%, +5.6%]), any "
+               "decrease is undecided, and the SP transformer's better fit is undecided (it fits worse "
+               "in four of five pairs); the 2N = 20 runs are a sensitivity row (inconclusive there "
+               "too). Earlier: changed, fails -> inconclusive (issue 25): 'seems to loose "
                "energy' was decided only as a loss of more than 10% (our threshold); read as any "
                "decrease of the energy level, the standard transformer's change (+2.6% mean, 5 seeds "
                "at 2N = 20) is undecided, so the text is not shown wrong under every reading. The "
