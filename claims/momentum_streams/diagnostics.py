@@ -350,13 +350,13 @@ def replica_study() -> tuple[dict, list[int]]:
                  for s in seeds] for v in JACOBIAN_VARIANTS} if seeds else {}), seeds
 
 
-def replica_equals_main(rows: dict) -> dict[str, bool]:
-    """Per replica run (`replica_study` rows), whether its full-split validation loss equals the
+def replica_equals_main(runs: dict[str, list[int]]) -> dict[str, bool]:
+    """Per `main-replica` run ({variant: seeds}), whether its full-split validation loss equals the
     committed `main` run's exactly (the same training, bit for bit: its diagnostics are main's)."""
-    main = get_study(STUDY).collect(list(rows))
-    return {f"{v}-seed{r['seed']}": r["seed"] in main.results.get(v, {})
-            and main.results[v][r["seed"]]["val_loss_full"] == r["val_loss_full"]
-            for v, rs in rows.items() for r in rs}
+    main, replica = get_study(STUDY).collect(list(runs)), get_study(REPLICA).collect(list(runs))
+    return {f"{v}-seed{s}": s in main.results.get(v, {}) and s in replica.results.get(v, {})
+            and main.results[v][s]["val_loss_full"] == replica.results[v][s]["val_loss_full"]
+            for v, seeds in runs.items() for s in seeds}
 
 
 def _per_model(study: dict, rank_tolerance: bool = False) -> dict:
@@ -451,13 +451,14 @@ def jacobian_claim(budget: str) -> Evidence:
     if recorded:
         small, small_stable, small_tracks, small_rank = _at_cutoff(
             tail_per, "persistence_rank_tolerance", "spread_rank_tolerance")
-        same = replica_equals_main(tail_study) if budget == "full" else {}
+        same = replica_equals_main({v: [r["seed"] for r in rows] for v, rows in tail_study.items()}) \
+            if budget == "full" else {}
         source = (f"main-replica, seeds {', '.join(map(str, tail_seeds))}: {sum(same.values())} of {len(same)} "
                   f"runs bit for bit main's" if budget == "full" else "quick runs")
         smaller = (f"float64's numerical rank tolerance (σ_max·n·ε per layer, numpy's matrix_rank "
                    f"default; {source})", (small | small_stable, small_tracks))
     else:
-        small_rank = None
+        small_rank, same = None, {}
         smaller = (f"a smaller numerical cutoff, e.g. float64's rank tolerance σ_max·n·ε (not computable "
                    f"yet: main's diagnostics lack the smallest singular values and its weights were not "
                    f"kept; `main-replica` has {len(tail_seeds)} of the {MIN_SEEDS} paired seeds it needs: "
@@ -470,8 +471,7 @@ def jacobian_claim(budget: str) -> Evidence:
                "spearman_test_rank_tolerance": small_rank, "spectra_recorded": recorded,
                "rank_tolerance_source": ({"study": REPLICA if budget == "full" else "quick",
                                           "seeds": tail_seeds, "per_model": tail_per,
-                                          "replica_equals_main": replica_equals_main(tail_study)
-                                          if budget == "full" else None} if recorded else
+                                          "replica_equals_main": same or None} if recorded else
                                          {"study": REPLICA, "seeds": tail_seeds}),
                "layers_cut": {v: [r["n_kept"] for r in rows] for v, rows in study.items()},
                "settings": dg.JACOBIAN_SETTINGS[budget], "cutoff": dg.SIGMA_CUTOFF,

@@ -18,6 +18,7 @@ import torch
 
 from claims import Evidence, claim, decide, decide_readings, reading
 from claims._printed import printed_interval
+from claims.momentum_streams.diagnostics import replica_equals_main
 from particles.lm.diagnostics import BALANCED, second_moment_balance
 
 # ------------------------------------------------------------------ App. I: SAWD's overhead
@@ -143,12 +144,10 @@ def _committed_balance() -> dict:
         with_key = {f.stem: json.loads(f.read_text())[DIAGNOSTIC_KEY] for f in files
                     if DIAGNOSTIC_KEY in json.loads(f.read_text())}
         trained = sorted(p.stem for p in (RESULTS_ROOT / STUDY).glob(f"{v}-seed*.json"))
-        # bit for bit main's run (the same training): the balance is then that of main's model
-        same = {stem: json.loads((RESULTS_ROOT / STUDY / f"{stem}.json").read_text())["val_loss_full"]
-                == json.loads((RESULTS_ROOT / "main" / f"{stem}.json").read_text())["val_loss_full"]
-                for stem in trained if (RESULTS_ROOT / "main" / f"{stem}.json").exists()}
         out[v] = {"trained_runs_committed": trained, "diagnosed": [f.stem for f in files],
-                  "with_second_moment_balance": with_key, "replica_equals_main": same}
+                  "with_second_moment_balance": with_key,
+                  # bit for bit main's run (the same training): the balance is then main's model's
+                  "replica_equals_main": replica_equals_main({v: [int(t.rsplit("seed", 1)[1]) for t in trained]})}
     return out
 
 
