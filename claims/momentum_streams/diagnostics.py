@@ -318,6 +318,12 @@ def jacobian_study(budget: str) -> dict:
     """Per (variant, paired seed): 𝒫, layerwise log σ_min^eff, stable rank and spread (mean over
     the validation sequences), with the run's full-split validation loss."""
     results, seeds, _ = diagnostics(budget, JACOBIAN_VARIANTS if budget == "full" else QUICK_VARIANTS)
+    return _jacobian_rows(results, seeds)
+
+
+def _jacobian_rows(results: dict[str, dict[int, dict]], seeds: list[int]) -> dict:
+    """{variant: [its Jacobian summary at each of `seeds`, with seed and full-split loss]} for the
+    variants diagnosed at every one of `seeds`."""
     return {v: [dict(results[v][s]["jacobian"], seed=s, val_loss_full=results[v][s]["val_loss_full"])
                 for s in seeds] for v in results if all(s in results[v] for s in seeds)}
 
@@ -346,8 +352,7 @@ def replica_study() -> tuple[dict, list[int]]:
     """`jacobian_study` rows of `main-replica` (committed diagnostics), with its paired seeds."""
     got = get_study(REPLICA).collect_diagnostics(JACOBIAN_VARIANTS)
     seeds = got.paired_seeds(JACOBIAN_VARIANTS)
-    return ({v: [dict(got.results[v][s]["jacobian"], seed=s, val_loss_full=got.results[v][s]["val_loss_full"])
-                 for s in seeds] for v in JACOBIAN_VARIANTS} if seeds else {}), seeds
+    return (_jacobian_rows(got.results, seeds) if seeds else {}), seeds
 
 
 def replica_equals_main(runs: dict[str, list[int]]) -> dict[str, bool]:

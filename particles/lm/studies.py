@@ -470,8 +470,9 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("deep-wide", ("gd-lt", "symp-softmax-presymp-etd-ab2"), (0, 1, 2)),
     # the scale trend's question (capacity or under-training?): ~4.5 core-hours
     ("wide-tpp", ("gd-lt", "tmm"), (0, 1, 2)),
-    # §5.3's second cutoff reading and Remark E.2 on trained weights: ~4.5 core-hours, each run
-    # diagnosed as it finishes (2.4 minutes of one shared CPU thread, measured 27 Nov 2026)
+    # §5.3's second cutoff reading and Remark E.2 on trained weights: ~2.5 core-hours (measured 27
+    # Nov 2026 on one thread: 5-6 min of training for Vanilla, HB, Yurii, TMM, ~15 min for Adam
+    # beside another run, and 2.4 min of diagnosis, as each run finishes)
     ("main-replica", DIAGNOSED, (0, 1, 2)),
     # seed 000 Table 1's other four schemes: its some-scheme reading waits for them (~9 core-hours)
     ("deep", tuple(v for v in SYMPFORMER_SOFTMAX if v not in SYMPFORMER_SOFTMAX_HEADLINE), (0, 1, 2)),
