@@ -314,8 +314,8 @@ ITEMS = (
        "momentum_streams:balance-premise at initialization (random dense projections of LayerNormed "
        "inputs, 24 substeps), and momentum_streams:remark-E.2-trained on the trained AdamFormer and "
        "RMSPropFormer of the main study's configuration (s_max/s_min ≤ 2 at every token and substep), "
-       "inconclusive until `study run main-replica` has retrained and diagnosed them (main's committed "
-       "diagnostics keep flatness and Jacobians only, and its weights were not kept)"),
+       "which fails on main's arms retrained bit for bit (main-replica, seeds 0-2: ratios up to "
+       "18-82, medians 2.2-4.5)"),
     # ------------------------------------------------------------------ Appendix F
     _i("full", "App. F.1, eq. (3); Remark F.5", "equation",
        "the readout loss is C-smooth, so at a minimizer ℒ(X) − ℒ(X*) ≤ (C/2)‖X − X*‖²",
