@@ -161,7 +161,8 @@ def _committed_balance() -> dict:
                "(main-replica, seeds 0-2, 2,048 tokens x 8 substeps each) the trained stream is "
                "not balanced: s_max/s_min reaches 47-82 (AdamFormer) and 18-23 (RMSPropFormer), "
                "and even the median token-substep is above Theorem E.1's 2 in all six runs (2.2-4.5); "
-               "21-40% of token-substeps are balanced. An extension: the remark calls the balance "
+               "21-40% of token-substeps are balanced. The balance holds at the first substep "
+               "(max 1.3-2.0, S_0 = 1 still dominating) and breaks from the second on. An extension: the remark calls the balance "
                "'natural' and states no level, so this is no error of the paper",
        paper_text=r"The balance assumption is natural in this setting because the Adam- or "
                   r"RMSProp-style second-moment stream is driven by oracle outputs q=\mathcal{O}_{"
