@@ -475,7 +475,7 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     # beside another run, and 2.4 min of diagnosis, as each run finishes)
     ("main-replica", DIAGNOSED, (0, 1, 2)),
     # §5.3 decides over main's five seeds (Holm over 10 sub-assertions at level 0.005 each: at 3
-    # seeds a paired t needs t > 9.9);
+    # seeds a paired t needs |t| > 14.1, two-sided);
     # Remark E.2 decides on seeds 0-2 of AdamFormer and RMSPropFormer (trained 27 Nov 2026)
     ("main-replica", tuple(v for v in DIAGNOSED if v != "rmsprop"), (3, 4)),
     # seed 000 Table 1's other four schemes: its some-scheme reading waits for them (~9 core-hours)
