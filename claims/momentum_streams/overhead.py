@@ -7,7 +7,6 @@ finish; undecided until three seeds of each are diagnosed).
 """
 from __future__ import annotations
 
-import json
 import tempfile
 from dataclasses import replace
 from fractions import Fraction
@@ -133,21 +132,25 @@ def _quick_balance() -> dict:
 
 
 def _committed_balance() -> dict:
-    """What the committed `main-replica` diagnostics hold for Remark E.2: per variant, the runs
-    trained and diagnosed, and those whose JSON carries `DIAGNOSTIC_KEY`."""
-    from particles.lm.studies import RESULTS_ROOT
+    """What the committed `main-replica` runs hold for Remark E.2: per variant, the runs trained and
+    diagnosed (`Study.collect`, `Study.collect_diagnostics`: validated against their runs), and
+    those whose diagnostics carry `DIAGNOSTIC_KEY`."""
+    from particles.lm.studies import get_study
+    from particles.lm.train import run_stem
 
-    folder = RESULTS_ROOT / f"{STUDY}-diagnostics"
+    study = get_study(STUDY)
+    trained = study.collect(REMARK_E2_VARIANTS).results
+    diagnosed = study.collect_diagnostics(REMARK_E2_VARIANTS).results
     out = {}
     for v in REMARK_E2_VARIANTS:
-        files = sorted(folder.glob(f"{v}-seed*.json"))
-        with_key = {f.stem: json.loads(f.read_text())[DIAGNOSTIC_KEY] for f in files
-                    if DIAGNOSTIC_KEY in json.loads(f.read_text())}
-        trained = sorted(p.stem for p in (RESULTS_ROOT / STUDY).glob(f"{v}-seed*.json"))
-        out[v] = {"trained_runs_committed": trained, "diagnosed": [f.stem for f in files],
-                  "with_second_moment_balance": with_key,
+        runs = dict(sorted(diagnosed.get(v, {}).items()))
+        seeds = sorted(trained.get(v, {}))
+        out[v] = {"trained_runs_committed": [run_stem(v, s) for s in seeds],
+                  "diagnosed": [run_stem(v, s) for s in runs],
+                  "with_second_moment_balance": {run_stem(v, s): d[DIAGNOSTIC_KEY] for s, d in runs.items()
+                                                 if DIAGNOSTIC_KEY in d},
                   # bit for bit main's run (the same training): the balance is then main's model's
-                  "replica_equals_main": replica_equals_main({v: [int(t.rsplit("seed", 1)[1]) for t in trained]})}
+                  "replica_equals_main": replica_equals_main({v: seeds})}
     return out
 
 
@@ -162,8 +165,9 @@ def _committed_balance() -> dict:
                "not balanced: s_max/s_min reaches 47-82 (AdamFormer) and 18-23 (RMSPropFormer), "
                "and even the median token-substep is above Theorem E.1's 2 in all six runs (2.2-4.5); "
                "21-40% of token-substeps are balanced. The balance holds at the first substep "
-               "(max 1.3-2.0, S_0 = 1 still dominating) and breaks from the second on. An extension: the remark calls the balance "
-               "'natural' and states no level, so this is no error of the paper",
+               "(max 1.3-2.0, S_0 = 1 still dominating) and breaks from the second on. An "
+               "extension: the remark calls the balance 'natural' and states no level, so this is "
+               "no error of the paper",
        paper_text=r"The balance assumption is natural in this setting because the Adam- or "
                   r"RMSProp-style second-moment stream is driven by oracle outputs q=\mathcal{O}_{"
                   r"\ell}(\operatorname{LN}(x)), rather than raw, unnormalized token states. The oracle "
