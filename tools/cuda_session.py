@@ -38,7 +38,7 @@ part's failure or time-out loses nothing of the others):
   with ``--jobs`` processes sharing the GPU, starting none that would end after ``--deadline-s``
   and stopping running ones at a checkpoint past it, and returns the finished runs' result JSONs
   as DIR/plan-results.tar.gz (members ``results/lm/<study>/<file>``, and
-  ``results/lm/main-replica-diagnostics/<file>`` for the runs diagnosed as they finish: extract
+  ``results/lm/<study>-diagnostics/<file>`` for the runs diagnosed as they finish: extract
   into the repository), their weights (DIR/plan-weights.tar.gz, ``runs/lm/...``, up to `TAR_LIMIT`), the
   checkpoints of stopped runs (DIR/plan-checkpoints-K.tar.gz; ``--resume-checkpoints FILE`` puts
   them back on the next lent machine; ``--partial`` trains every slot to the deadline) and
@@ -359,7 +359,7 @@ def plan(out: Path, args) -> None:
 
 def result_files(summary, names) -> list[tuple[Path, str]]:
     """(path, member name) of the result or divergence JSON of each run in `names`, and of its
-    diagnostics when its study diagnoses runs as they finish (`main-replica`)."""
+    diagnostics when its study diagnoses runs as they finish (`main-replica`, `main-confirm`)."""
     by_name = {t.name: t for t in summary.tasks}
     out = []
     for name in names:
