@@ -486,7 +486,7 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     # Remark E.2 decides on seeds 0-2 of AdamFormer and RMSPropFormer (trained 27 Nov 2026)
     ("main-replica", tuple(v for v in DIAGNOSED if v != "rmsprop"), (3, 4)),
     # ... where Holm rejected none of the rank-tolerance reading's 10 sub-assertions (smallest p
-    # 0.0057): its confirmatory sample, 8 fresh seeds fixed before their runs (~6.5 core-hours)
+    # 0.0057): its confirmatory sample, 8 fresh seeds fixed before their runs (~7 core-hours)
     ("main-confirm", JACOBIAN, tuple(range(5, 13))),
     # seed 000 Table 1's other four schemes: its some-scheme reading waits for them (~9 core-hours)
     ("deep", tuple(v for v in SYMPFORMER_SOFTMAX if v not in SYMPFORMER_SOFTMAX_HEADLINE), (0, 1, 2)),
