@@ -533,7 +533,7 @@ def jacobian_claim(budget: str) -> Evidence:
     rule = (f"float64's numerical rank tolerance (σ_max·n·ε per layer, numpy's matrix_rank default; "
             + ("quick runs)" if budget == "quick" else
                f"decided on {CONFIRM}, seeds {planned[0]}-{planned[-1]}: a confirmatory sample fixed "
-               f"before its runs; explored on {REPLICA}, seeds 0-4)"))
+               f"before its runs; explored on {REPLICA}, seeds {', '.join(map(str, explored_seeds))})"))
     if recorded:
         small, small_stable, small_tracks, small_rank = _at_cutoff(
             tail_per, "persistence_rank_tolerance", "spread_rank_tolerance")
