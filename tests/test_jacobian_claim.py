@@ -77,7 +77,8 @@ def test_a_partial_confirmatory_sample_decides_nothing(monkeypatch):
     explored, seeds = lmd.replica_study()
     if len(seeds) < lmd.MIN_SEEDS or lmd.diagnostics("full", lmd.JACOBIAN_VARIANTS)[2]["missing_runs"]:
         pytest.skip("the exploration or main's diagnostics are not committed")
-    planned = tuple(range(5, 13))
+    from particles.lm.studies import get_study
+    planned = tuple(get_study(lmd.CONFIRM).seeds)
 
     def relabelled(k: int):
         rows = {v: [dict(rs[i % len(rs)], seed=s) for i, s in enumerate(planned[:k])] for v, rs in explored.items()}

@@ -41,7 +41,7 @@ from claims._stats import sign_first
 from particles.lm import bench
 from particles.lm import diagnostics as dg
 from particles.lm import train as lm_train
-from particles.lm.studies import get_study
+from particles.lm.studies import JACOBIAN, get_study
 from particles.lm.variants import VARIANTS
 from particles.threads import torch_threads
 
@@ -119,7 +119,7 @@ def throughput(budget: str) -> dict:
 VANILLA = "gd-lt"
 MOMENTUM = ("hb", "yurii", "tmm")  # seed 002's momentum-stream variants (§4.1, App. B.3.1)
 FLATNESS_VARIANTS = (VANILLA, "adam", "yurii", "tmm")  # seed 002 Figure 3(a)
-JACOBIAN_VARIANTS = (VANILLA, "adam", *MOMENTUM)  # seed 002 Figure 2
+JACOBIAN_VARIANTS = JACOBIAN  # seed 002 Figure 2: vanilla, AdamFormer and MOMENTUM (the studies' arms)
 QUICK_VARIANTS = (VANILLA, "yurii")
 LABELS = {VANILLA: "vanilla", "adam": "AdamFormer", "hb": "HBFormer", "yurii": "YuriiFormer", "tmm": "TMMFormer"}
 # Seed 002 Figure 3(a): tr(H)/N in units of 1e-3 (OpenWebText, best checkpoints).
