@@ -1,9 +1,9 @@
 """`python -m particles.lm study run ... --jobs N --deadline-s S` (particles.lm.runner) on a test-only
-study of 6-step runs of a tiny model: every run trained once by the processes together, results
-valid and read back, a second invocation trains nothing, the device in the provenance, the
-deadline keeps runs from starting and stops a running one at a checkpoint that resumes it; the
-device kinds of paired runs (`Collected.devices`); tools/cuda_session.py's plan part and
-arguments without CUDA; no import circle between particles.lm.bench and cost_model."""
+study of 6-step runs of a tiny model: every run trained once by the processes together (one progress
+bar over their steps), results valid and read back, a second invocation trains nothing, the device
+in the provenance, the deadline keeps runs from starting and stops a running one at a checkpoint
+that resumes it; the device kinds of paired runs (`Collected.devices`); tools/cuda_session.py's plan
+part and arguments without CUDA; no import circle between particles.lm.bench and cost_model."""
 import ast
 import json
 import sys
@@ -43,7 +43,8 @@ def _files(study):
 
 def test_two_processes_train_every_run_once_and_a_second_invocation_trains_nothing(tiny, capsys):
     assert lm_main.cli(["study", "run", "all", "--device", "cpu", "--jobs", "2", "--threads", "1"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert f"{len(ARMS) * len(SEEDS) * TINY.steps}/{len(ARMS) * len(SEEDS) * TINY.steps}" in err  # the parent's bar
     stems = [f"{v}-seed{s}" for s in SEEDS for v in ARMS]
     assert _files(tiny) == sorted(f"{stem}.json" for stem in stems)  # one result per run, nothing else
     assert all(out.count(f"trained tiny/{stem}:") == 2 for stem in stems)  # as it finished + summary

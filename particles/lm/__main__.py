@@ -160,7 +160,7 @@ def _run(tasks, args, names: list[str]) -> int:
     status 1 when a run failed or a result is stale or corrupt (named in the summary)."""
     summary = run_tasks(tasks, device=args.device, jobs=args.jobs, threads=args.threads,
                         deadline_s=args.deadline_s, partial=args.partial, recompute=args.recompute,
-                        progress=args.jobs == 1)
+                        progress=True)
     print("\n".join(summary.lines()))
     status = _study_status(names)
     return 1 if summary.named("failed") or summary.named("invalid") else status

@@ -30,7 +30,10 @@ checkpoint by the deadline) and a running run goes on to its last checkpoint bef
 every slot trains until the deadline, and what did not finish lives in its checkpoint (runs longer
 than one call of a lent machine progress from call to call, when the checkpoints come back).
 
-Outcomes go to a JSON-lines log that the parent reads, prints and returns (`Summary`).
+Outcomes, and each run's step at every checkpoint, go to a JSON-lines log that the parent reads,
+prints and returns (`Summary`); with `progress` and several jobs the parent shows one tqdm bar over
+the steps of every run it has to train (one job: the run's own bar), and a finished run's line is
+printed at once (flushed: under ``nohup`` a log shows it as it happens).
 """
 from __future__ import annotations
 
@@ -110,12 +113,13 @@ class Summary:
 
 def run_tasks(tasks: list[Task], *, device: str = "cpu", jobs: int = 1, threads: int | None = None,
               deadline_s: float | None = None, partial: bool = False, recompute: bool = False,
-              progress: bool = False, poll=None, poll_s: float = 5.0, echo=print) -> Summary:
+              progress: bool = False, poll=None, poll_s: float = 5.0, echo=None) -> Summary:
     """Train the runs of `tasks` that are not done with `jobs` processes on `device` (each with
     `threads` torch threads; default: the cores shared out), by `deadline_s` (module docstring;
     `partial`: also start runs that cannot finish by then, and stop them at their last checkpoint
     before it). `poll(summary)` is called every `poll_s` seconds and at the end (a copier of
-    finished results); `echo` prints each finished, stopped or failed run."""
+    finished results); `echo` prints each finished, stopped or failed run (default: a flushed
+    print, through the progress bar when there is one)."""
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
     if deadline_s is not None and not deadline_s > 0:
@@ -140,6 +144,13 @@ def run_tasks(tasks: list[Task], *, device: str = "cpu", jobs: int = 1, threads:
         else:
             todo.append(t)
     jobs = min(jobs, len(todo))
+    bar = None
+    if progress and jobs > 1:
+        from tqdm import tqdm
+        bar = tqdm(total=sum(t.study.config.steps for t in todo), unit="step",
+                   desc=f"{len(todo)} runs, {jobs} jobs")
+    say = echo or (bar.write if bar is not None else lambda line: print(line, flush=True))
+    steps: dict[str, int] = {}  # each task's last reported step
     with tempfile.TemporaryDirectory(prefix="lm-runner-") as tmp:
         events = Path(tmp) / "events.jsonl"
         events.touch()
@@ -152,13 +163,19 @@ def run_tasks(tasks: list[Task], *, device: str = "cpu", jobs: int = 1, threads:
             lines = _lines(events)
             for e in map(json.loads, lines[seen:]):
                 name, outcome = e["task"], e["outcome"]
+                if "step" in e:
+                    steps[name] = e["step"]
+                if outcome == "checkpoint":
+                    continue
                 if outcome in PRINTED:
-                    echo(f"{outcome} {name}: {e['detail']}" if e["detail"] else f"{outcome} {name}")
+                    say(f"{outcome} {name}: {e['detail']}" if e["detail"] else f"{outcome} {name}")
                 known = summary.outcomes.get(name)
                 if known is None or PRIORITY.index(outcome) < PRIORITY.index(known):
                     summary.outcomes[name], summary.details[name] = outcome, e["detail"]
             seen = len(lines)
             summary.elapsed_s = time.time() - start
+            if bar is not None:
+                bar.update(sum(steps.values()) - bar.n)
 
         if jobs == 1:
             _work(0, *args, progress=progress)
@@ -176,8 +193,10 @@ def run_tasks(tasks: list[Task], *, device: str = "cpu", jobs: int = 1, threads:
                     poll(summary)
             bad = [f"worker {i} exit status {p.exitcode}" for i, p in enumerate(procs) if p.exitcode]
             if bad:
-                echo("; ".join(bad))
+                say("; ".join(bad))
         collect()
+    if bar is not None:
+        bar.close()
     if poll is not None:
         poll(summary)
     return summary
@@ -208,7 +227,12 @@ def _work(worker: int, tasks: list[Task], deadline_at: float | None, partial: bo
                 report(task, "not-started", why)
                 continue
         t0 = time.time()
-        hook = _deadline_hook(task, deadline_at, partial, report) if deadline_at is not None else None
+        deadline = _deadline_hook(task, deadline_at, partial, report) if deadline_at is not None else None
+
+        def hook(step: int, elapsed: float, task=task, deadline=deadline) -> None:
+            report(task, "checkpoint", step=step)  # the parent's progress bar
+            if deadline is not None:
+                deadline(step, elapsed)
         try:
             outcome, result = study.train_run(v, s, progress=progress, recompute=bool(recompute), on_checkpoint=hook,
                                               since=recompute or None)
