@@ -1,12 +1,13 @@
 """The claims ledger: every checked statement of the five papers, one package per paper.
 
 `claims/<paper>/` holds a paper's claims in modules named for its sections (its `__init__`
-docstring is the paper's map) and its inventory; `claims/training/` the training-study verdicts
-that serve several papers; the shared machinery (`_ledger`, `_stats`, `_experiment`, `_protocol`,
-`_printed`, `_report`, `_inventory`, `_committed`) sits at the top of this package.
+docstring is the paper's map) and its inventory; the shared machinery sits at the top of this
+package: `_ledger`, `_stats`, `_report`, `_inventory`, `_printed`, `_misprints`, `_committed`, and
+for the training path's claims `_experiment` and `_protocol` (the loss tables), `_structure`
+(counts and causality without training) and `_wallclock`/`_gpu` (step times).
 
-`load(papers)` imports the packages of `papers` (default: all five) and `claims.training` (each
-module registers its claims on import); `select(only)` filters by paper tag or claim id and
+`load(papers)` imports the packages of `papers` (default: all five; each module registers its
+claims on import); `select(only)` filters by paper tag or claim id and
 loads only the packages it needs; `run_all` runs them at a budget.
 """
 from __future__ import annotations
@@ -23,13 +24,10 @@ __all__ = ["BUDGETS", "ERROR", "KINDS", "PAPERS", "VERDICTS", "Claim", "Evidence
            "verdict_from", "load", "select", "run_all"]
 
 
-SHARED = "training"  # the package of the training-study verdicts that serve several papers
-
-
 def load(papers=None) -> dict[str, Claim]:
-    """Import the claim modules of the packages of `papers` (default: every paper) and of
-    `claims.training`; return the registry (every claim registered so far), sorted by id."""
-    for package in (*(papers or PAPERS), SHARED):
+    """Import the claim modules of the packages of `papers` (default: every paper); return the
+    registry (every claim registered so far), sorted by id."""
+    for package in papers or PAPERS:
         module = importlib.import_module(f"{__name__}.{package}")
         for info in pkgutil.iter_modules(module.__path__):
             if not info.name.startswith("_"):

@@ -1,7 +1,43 @@
-"""The decision machinery of the experiment claims (`claims.training.tables`, `claims.momentum_streams.ablation_arithmetic`): the
-learned gate, per-arm flatness, the readings of a quoted sentence decided on sign
-(`experiment_evidence`), and the headline gaps against model size (`scale_trend`). The rule is
-stated in `claims.training.tables`'s docstring and docs/architecture.md."""
+"""The decision machinery of the experiment claims (`claims/<paper>/training.py`,
+`claims.momentum_streams.ablation`, `claims.momentum_streams.ablation_arithmetic`): what the
+papers' sentences assert about their loss tables, read from the committed studies
+(`particles.lm.studies`, results/lm/). No check trains: a run that is not committed is listed as
+missing, one whose configuration differs from its study's as stale, and the claim decides from
+the valid runs or says it cannot.
+
+(Counts, containments, oracle calls and causality need no training: `claims._structure` and
+`claims/<paper>/architecture.py`.)
+
+The claim is the paper's assertion (issue 25). Each claim quotes the sentence(s) it checks
+(`paper_text`) and splits them into the sub-assertions they make ("Nesterov+Lie-Trotter has a
+lower loss than GD+Euler"); each is decided on the sign of the paired difference over seeds
+(`claims._stats.sign_first`: Holm over the claim's sub-assertions, an equivalence margin of 0.1%
+of the loss, the rule stated there), and the claim holds when every sub-assertion holds, fails
+when one fails, and is inconclusive otherwise. No verdict is decided by a size converted from a
+printed table gap: the printed table is the paper's evidence, and how well ours agrees with it is
+reported beside the verdict (`claims._stats.table_agreement`: a sign-only status per printed
+pair, the share of printed pairs reproduced, Kendall's tau with a bootstrap CI), never turned
+into one. Where a sentence can be read more than one way, every reasonable reading is decided and
+the paper is said to be wrong only if the assertion fails under every one
+(`claims.decide_readings`); a reading that one member of a family suffices for ("some scheme of
+the five") is the union over its members, each decided at 0.05 / (number of members)
+(`one_suffices`).
+
+Our loss per run is the final model's next-byte loss on the whole validation split
+(`val_loss_full`; the schedule decays to the last step). Every verdict states its proxy scale
+(`scale`) and every setting that differs from the paper's stated protocol (`deviations`,
+generated from the run configuration and `claims._protocol`), and the flatness of every arm's
+learning curve (`flatness`: the last-20% drop per arm and seed; arms above the rule are named).
+A study whose baseline has not learned (`learned`) decides nothing. Fewer than `MIN_SEEDS`
+paired seeds decide nothing.
+
+With `claims.settings.recompute` (`python -m claims|figures --recompute`) a check first retrains
+every run of its arms into results/lm/ (hours on a CPU: docs/training.md), then reads.
+
+Here: the learned gate, per-arm flatness, the readings of a quoted sentence decided on sign
+(`experiment_evidence`), the headline gaps against model size (`scale_trend`) and the union
+readings (`one_suffices`); the rule is also stated in docs/architecture.md.
+"""
 from __future__ import annotations
 
 import statistics
@@ -297,3 +333,10 @@ def scale_trend(claim_id: str) -> dict:
                       "toward_paper_sign": (points[-1]["mean_diff"] > points[0]["mean_diff"])
                       if len(points) >= 2 else None}
     return out
+
+
+def one_suffices(verdicts) -> bool | None:
+    """An existential reading from its members' verdicts: holds when one holds, fails when all
+    fail, else undecided."""
+    verdicts = list(verdicts)
+    return True if "holds" in verdicts else False if all(v == "fails" for v in verdicts) else None

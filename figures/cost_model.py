@@ -1,4 +1,4 @@
-"""cost-model: the roofline cost model behind the wall-clock claims (claims/training/wallclock.py).
+"""cost-model: the roofline cost model behind the wall-clock claims (claims/_wallclock.py).
 
 Left: its validation, the predicted CPU step-time ratio over vanilla at the benchmark's proxy size
 (4 layers, width 128) against the committed measurement (median and 95% CI of 21 paired rounds).
@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from claims.momentum_streams import diagnostics as lmd
-from claims.training import wallclock as lw
+from claims import _gpu, _wallclock as lw
 from figures import Context, figure
 
 CLAIMS = ["momentum_streams:wall-clock", "momentum_streams:wall-clock-muon",
@@ -97,7 +97,7 @@ def draw(ctx: Context) -> None:
                    "(blue: eager, green: compiled; median, 95% CI)", fontsize=8)
     ax1.set_title("; ".join(f"{cid} → {ctx.evidence(cid).verdict}" for cid in CLAIMS[:3]) + "\n" +
                   "; ".join(f"{cid} → {ctx.evidence(cid).verdict}" for cid in CLAIMS[3:]), fontsize=8)
-    measured = lw.cuda_measurements()
+    measured = _gpu.cuda_measurements()
     gpu = (f"measured on {measured['eager']['momentum_streams']['device']} at the papers' sizes"
            if measured else "no GPU measurement committed")
     fig.suptitle(f"cost-model ({ctx.budget}): FLOPs and bytes traced per op under FakeTensorMode; {gpu}", fontsize=9)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import matplotlib.pyplot as plt
 
-from claims.training.tables import SCALE_TREND
+from claims._experiment import SCALE_TREND
 from figures import Context, figure
 
 # Data precision (figures/_registry.py): paired loss differences and their CIs over seeds of the

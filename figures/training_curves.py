@@ -4,19 +4,21 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from claims.training import tables as lm_claims
+from claims.momentum_streams import training as ms
+from claims.sympformer import training as symp
+from claims.yurii import training as yurii
 from figures import Context, figure
 from particles.lm.studies import get_study
 
 # claim id -> (rows, study) exactly as the claim reads them
-PANELS = {"yurii:table-2": (lm_claims.YURII_ROWS, "main"),
-          "yurii:table-5": (lm_claims.YURII_TABLE_5_ROWS, "main"),
-          "momentum_streams:table-1": (lm_claims.MS_TABLE_1_ROWS, "main"),
-          "momentum_streams:table-2": (lm_claims.MS_TABLE_2_ROWS, "main"),
-          "momentum_streams:muon-soap-text": (lm_claims.MS_PRECOND_TEXT_ROWS, "main"),
-          "sympformer:table-1": (lm_claims.SYMP_TABLE_1_ROWS, "deep"),
-          "sympformer:table-2": (lm_claims.SYMP_TABLE_2_ROWS, "linear"),
-          "sympformer:table-3": (lm_claims.SYMP_TABLE_3_ROWS, "deep-linear")}
+PANELS = {"yurii:table-2": (yurii.YURII_ROWS, "main"),
+          "yurii:table-5": (yurii.YURII_TABLE_5_ROWS, "main"),
+          "momentum_streams:table-1": (ms.MS_TABLE_1_ROWS, "main"),
+          "momentum_streams:table-2": (ms.MS_TABLE_2_ROWS, "main"),
+          "momentum_streams:muon-soap-text": (ms.MS_PRECOND_TEXT_ROWS, "main"),
+          "sympformer:table-1": (symp.SYMP_TABLE_1_ROWS, "deep"),
+          "sympformer:table-2": (symp.SYMP_TABLE_2_ROWS, "linear"),
+          "sympformer:table-3": (symp.SYMP_TABLE_3_ROWS, "deep-linear")}
 
 
 def _panel(ax, rows: dict[str, str], study: str, seeds: list[int], title: str) -> dict:

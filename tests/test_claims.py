@@ -6,7 +6,7 @@ baseline's loss; the MDE when underpowered)."""
 import pytest
 
 import claims
-from claims.training.tables import MIN_SEEDS
+from claims._experiment import MIN_SEEDS
 from particles.lm.studies import STUDIES
 
 ALL = claims.load()
@@ -69,3 +69,25 @@ def test_no_premise_is_counted_among_a_papers_errors():
     assert t["erratum"] == sum(1 for c in ALL.values() if not (c.premise or c.extension) and c.expect in (
         "holds-with-correction", "fails"))
     assert t["premise"] + t["extension"] == len(apart)
+
+
+
+@pytest.mark.parametrize("paper", sorted(claims.PAPERS))
+def test_a_papers_package_alone_registers_every_claim_of_the_paper(paper):
+    """The layout shows the architecture (DESIGN.md: one package per paper): importing the modules
+    of `claims/<paper>/` alone, in a fresh interpreter, registers every claim of the paper (the
+    shared machinery `claims/_*.py` registers none by itself), and no claim's check is defined in
+    another paper's package."""
+    import json
+    import subprocess
+    import sys
+    code = ("import importlib, json, pkgutil, claims\n"
+            f"pkg = importlib.import_module('claims.{paper}')\n"
+            "for m in pkgutil.iter_modules(pkg.__path__):\n"
+            f"    importlib.import_module('claims.{paper}.' + m.name)\n"
+            f"print(json.dumps(sorted(k for k in claims.registry() if k.startswith('{paper}:'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    assert json.loads(out.stdout.splitlines()[-1]) == sorted(k for k, c in ALL.items() if c.paper == paper)
+    elsewhere = {c.id: c.check.__module__ for c in ALL.values() if c.paper == paper and any(
+        c.check.__module__.startswith(f"claims.{other}.") for other in claims.PAPERS if other != paper)}
+    assert not elsewhere, elsewhere

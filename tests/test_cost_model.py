@@ -1,5 +1,5 @@
 """The roofline cost model (particles.lm.cost_model) and the wall-clock claims' use of it
-(claims.training.wallclock): FLOPs against torch's FlopCounterMode and nanoGPT's closed form, bytes of
+(claims._wallclock): FLOPs against torch's FlopCounterMode and nanoGPT's closed form, bytes of
 single ops against their tensor sizes, fusion on a known chain, the roofline's arithmetic, and the
 committed counts against the code."""
 import functools
@@ -194,7 +194,7 @@ def test_bad_inputs_raise_naming_the_parameter():
 # ---------------------------------------------------------------- the claims' decision rule
 
 def test_a_band_decides_only_when_it_lies_on_one_side():
-    from claims.training.wallclock import status
+    from claims._wallclock import status
     assert status([1.02, 1.08], at_most=1.1) == "holds"
     assert status([1.12, 1.3], at_most=1.1) == "fails"
     assert status([1.05, 1.2], at_most=1.1) == "undecided"
@@ -207,7 +207,7 @@ def test_the_committed_cost_model_describes_the_code():
     compared variant are re-traced and equal, every FLOP count equals FlopCounterMode's, ideal
     fusion never moves more bytes than eager, and at seed 000's size (AdamW, no Muon FLOPs) the
     vanilla step is nanoGPT's closed form (with the flash backward's recomputation, as above)."""
-    from claims.training import wallclock as lw
+    from claims import _wallclock as lw
     model = lw.cost_model(check_code=True)
     for where in (model["proxy"], *model["papers"].values()):
         for v, c in where.items():
@@ -248,8 +248,8 @@ def test_a_gpu_measurement_decides_only_with_a_95_percent_interval(monkeypatch):
     """decide_pair: the measurement under the paper's execution decides when its order-statistic
     interval has >= 95% coverage (6+ rounds); with 5 rounds (coverage 1 - 2^-4 = 0.9375) the band
     decides and the measured status is shown beside it; without a measurement, the band."""
-    from claims.training import gpu as lm_gpu
-    from claims.training import wallclock as lw
+    from claims import _gpu as lm_gpu
+    from claims import _wallclock as lw
     band = [1.0, 1.5]  # straddles 1.10: undecided on its own
     monkeypatch.setattr(lm_gpu, "cuda_measurements", lambda: _fake_measurement([1.16, 1.17, 1.15, 1.16, 1.17, 1.16, 1.15]))
     row = lw.decide_pair("momentum_streams", "tmm", "gd-lt", band, None, 1.10)
@@ -268,8 +268,8 @@ def test_the_committed_gpu_measurement_matches_the_papers_settings():
     """results/bench/cuda-measurements.json (when committed): its config is the code's, every
     measured part is at the paper's setting, rounds are paired (every variant has one step time
     per round), and an excluded measurement is absent from its part."""
-    from claims.training import wallclock as lw
-    m = lw.cuda_measurements()
+    from claims import _gpu, _wallclock as lw
+    m = _gpu.cuda_measurements()
     if m is None:
         pytest.skip("no GPU measurement committed")
     for execution in lw.EXECUTIONS_MEASURED:
@@ -287,9 +287,9 @@ def test_benchmarks_page_quotes_the_committed_gpu_measurement():
     """docs/benchmarks.md's GPU section is `figures.cost_model.summary_markdown` of the committed file."""
     from pathlib import Path
 
-    from claims.training import wallclock as lw
+    from claims._gpu import cuda_measurements
     from figures.cost_model import summary_markdown
-    m = lw.cuda_measurements()
+    m = cuda_measurements()
     if m is None:
         pytest.skip("no GPU measurement committed")
     page = (Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md").read_text(encoding="utf-8")

@@ -37,7 +37,7 @@ def test_a_part_found_replaces_its_committed_part_and_keeps_the_others(monkeypat
 def test_an_extra_compiled_group_is_added_beside_the_part_and_decides_its_own_pairs(monkeypatch, tmp_path):
     """A group measured later (its own vanilla) is added beside the committed compiled part, not
     merged into it: a ratio pairs rounds only within one group (`measured_groups`)."""
-    import claims.training.gpu as lw
+    import claims._gpu as lw
     monkeypatch.setattr(committed, "RESULTS", tmp_path / "results")
     (tmp_path / "results").mkdir()
     steps = {"gd-lt": [1.0, 1.0, 1.0], "tmm": [1.2, 1.1, 1.2]}

@@ -1,4 +1,4 @@
-"""The experiment claims of the training path (claims.training.tables): the quoted sentence's sub-assertions
+"""The experiment claims of the training path (claims/<paper>/training.py, claims._experiment): the quoted sentence's sub-assertions
 decided on sign under each reading, the printed table as agreement evidence only, the learned
 gate, and the committed counterexamples."""
 import pytest
@@ -137,9 +137,9 @@ def test_a_printed_number_stands_for_its_rounding_interval(text, interval):
 # that later seeds cannot move the test), fails with the named sub-assertions (of any reading)
 # failing. A missing run skips (a partial checkout), a stale one fails.
 # sympformer:table-2 decides on App. B's protocol (`linear-appb`); its counterexample is that of the
-# proxy setting `linear`, a sensitivity row (`claims.training.tables.symp_table_2_at("linear")`).
+# proxy setting `linear`, a sensitivity row (`claims.sympformer.training.symp_table_2_at("linear")`).
 # sympformer:table-1 is inconclusive while four of its five schemes are untrained; its headline
-# reading's counterexample is the scheme Table 1 prints lowest (`claims.training.tables.symp_table_1_scheme`).
+# reading's counterexample is the scheme Table 1 prints lowest (`claims.sympformer.training.symp_table_1_scheme`).
 COUNTEREXAMPLES = [
     ("momentum_streams:table-2", (0, 1, 2, 3, 4), {"Vanilla < RMSProp": "fails", "HB < Vanilla": "holds"}),
     ("sympformer:table-1@Presymp ETD-AB2", (0, 1, 2),
@@ -169,7 +169,7 @@ def test_committed_counterexample_reproduces(claim_id, seeds, statuses, monkeypa
         method = getattr(Study, name)
         monkeypatch.setattr(Study, name, lambda self, variants=None, _s=None, _m=method: _m(self, variants, seeds))
     if "@" in claim_id:
-        from claims.training.tables import symp_table_1_scheme, symp_table_2_at
+        from claims.sympformer.training import symp_table_1_scheme, symp_table_2_at
         ev = {"sympformer:table-1": symp_table_1_scheme,
               "sympformer:table-2": symp_table_2_at}[claim_id.split("@")[0]](claim_id.split("@")[1])
     else:

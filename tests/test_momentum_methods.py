@@ -132,8 +132,8 @@ def _probe(outcomes):
 def test_double_backward_claim_decides_on_the_committed_cuda_probe(monkeypatch, flash, math_kernel, verdict):
     """App. G's sentence is about CUDA's kernels: with a committed probe the claim decides on its
     outcomes (each row is one kernel and dtype), not on this machine's CPU kernels."""
-    import claims.training.gpu
-    monkeypatch.setattr(claims.training.gpu, "cuda_measurements", lambda: _probe(
+    import claims._gpu
+    monkeypatch.setattr(claims._gpu, "cuda_measurements", lambda: _probe(
         {"FLASH_ATTENTION/bfloat16": flash, "EFFICIENT_ATTENTION/float32": "unavailable",
          "MATH/bfloat16": math_kernel}))
     evidence = Rm.double_backward_kernels("quick")

@@ -372,7 +372,8 @@ def test_causality_claims_fail_when_the_mask_leaks_one_position(monkeypatch, cla
     """The verdict is computed from the measured dependence maps, not pinned: with a causal mask
     shifted by one position inside the models (SympFormer's masked kernel; softmax attention's
     mask), each claim's verdict changes from its pinned one to `fails`."""
-    import claims.training.structure  # noqa: F401  (registers the claims)
+    import claims.momentum_streams.architecture  # noqa: F401  (register the claims)
+    import claims.sympformer.training  # noqa: F401
     from claims import registry
     from particles.lm import blocks
 

@@ -6,7 +6,7 @@ Parts (each writes DIR/<part>.json atomically; run them in separate processes so
 part's failure or time-out loses nothing of the others):
 
 * ``wallclock``: one optimizer step of every compared variant at each paper's own size
-  (`claims.training.wallclock.PAPER_STEPS`: seed 002's and seed 004's 12-layer width-768 GPT at
+  (`claims._gpu.PAPER_STEPS`: seed 002's and seed 004's 12-layer width-768 GPT at
   T = 1024 with the Muon hybrid, seed 000 Table 1's 8-layer width-64 model at T = 512 with AdamW;
   the paper's vocabulary, micro-batch, accumulation and bf16 autocast), timed interleaved by
   `particles.lm.bench.measure_steps` (7 rounds): what `sympformer:wall-clock`,
@@ -50,7 +50,7 @@ Nothing here runs in CI or without CUDA. Back on a machine with the repository,
     python tools/cuda_session.py assemble DIR [DIR ...] [--exclude PART:PAPER:VARIANT=WHY ...]
 
 merges the parts' JSONs into the committed results/bench/cuda-measurements.json (read by
-claims/training/wallclock.py and docs/benchmarks.md), dropping excluded measurements with the reason.
+claims/_wallclock.py and docs/benchmarks.md), dropping excluded measurements with the reason.
 """
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def _timed_groups(out: Path, part: str, groups: dict[str, tuple[str, tuple[str, 
     """One optimizer step of each group's variants at its paper's size (`measure_steps`,
     interleaved rounds: `COMPILED_ROUNDS` compiled, `ROUNDS[paper]` eager); group key -> (paper,
     variants); DIR/<part>.json is rewritten atomically after each group."""
-    from claims.training.wallclock import PAPER_STEPS
+    from claims._gpu import PAPER_STEPS
     from particles.lm.bench import measure_steps
     result = {}
     for key, (paper, variants) in groups.items():
@@ -93,7 +93,7 @@ def _timed_groups(out: Path, part: str, groups: dict[str, tuple[str, tuple[str, 
 
 
 def wallclock(out: Path) -> None:
-    from claims.training.wallclock import PAPER_VARIANTS
+    from claims._gpu import PAPER_VARIANTS
     _timed_groups(out, "wallclock", {p: (p, PAPER_VARIANTS[p]) for p in ("yurii", "sympformer", "momentum_streams")},
                   compile=False)   # cheapest first
 
@@ -104,7 +104,7 @@ COMPILED_ROUNDS = 7
 # the statements' variants (seed 002 §4.2: the four momentum streams against vanilla; seed 004 §6)
 COMPILED = {"momentum_streams": ("gd-lt", "tmm", "yurii", "hb", "adam"),
             "yurii": ("gd-lt", "polyak-euler", "nesterov-euler", "polyak-lt", "nesterov-lt")}
-# measurement groups added beside a committed compiled part (`claims.training.gpu.measured_groups`):
+# measurement groups added beside a committed compiled part (`claims._gpu.measured_groups`):
 # group key -> (paper, variants); vanilla is timed again in each group, whose rounds pair only within it
 COMPILED_EXTRA = {"momentum_streams/muon": ("momentum_streams", ("gd-lt", "muon", "adamw"))}
 
@@ -432,11 +432,11 @@ CUDA_MEASUREMENTS = "cuda-measurements"  # results/bench/cuda-measurements.json
 
 def assemble(dirs: list[Path], exclude: list[str], note: str) -> Path:
     """Merge the parts found in `dirs` into the committed file (config: the papers' step settings
-    and variants, as `claims.training.wallclock.cuda_config` checks): a part found replaces the committed
+    and variants, as `claims._gpu.cuda_config` checks): a part found replaces the committed
     one, the others are kept; `exclude` entries 'PART:PAPER:VARIANT=WHY' drop a measurement of a
     part found and keep the reason; `note` replaces the provenance note."""
     from claims._committed import committed_path, write_committed
-    from claims.training.wallclock import cuda_config
+    from claims._gpu import cuda_config
     keys = {"wallclock": "eager", "wallclock-compiled": "compiled", "bench": "bench_training",
             "throughput": "throughput", "sinkhorn": "sinkhorn", "kernels": "double_backward",
             "wallclock-compiled-extra": None}

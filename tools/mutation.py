@@ -68,7 +68,8 @@ SEED_001 = ["claims.sp_transformer.theorems", "claims.sp_transformer.attention"]
 CLAIMS = {
     "particles/integrators.py": SCHEMES_000,
     "theory/schemes.py": SCHEMES_000 + ["claims.sympformer.nesterov"],
-    "particles/attention.py": ATTENTION_000 + ["claims.training.structure"],
+    "particles/attention.py": ATTENTION_000 + ["claims.sympformer.training", "claims.yurii.architecture",
+                                                "claims.momentum_streams.architecture"],
     "particles/accelerated.py": ATTENTION_000,
     "particles/sympnet.py": SEED_001,
     "particles/sinkhorn.py": ["claims.heatflow.bridges"],

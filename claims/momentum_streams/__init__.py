@@ -17,6 +17,11 @@
                      App. G's attention kernels, trace scale and power iteration
 - `overhead`         App. I's SAWD overhead (≈1/6 of training, ≈17% rather than ≈2×) and Remark E.2 on
                      trained streams (an extension, waiting for the second-moment diagnostics)
+- `architecture`     App. D.5's and D.1's parameter counts, the containments of §4.1 and App. B.1/B.3,
+                     the causality of the Newton-Schulz and SOAP streams (§4.1, App. B.2)
+- `training`         Tables 1-2 (§4.2, §5.1-5.2) and "MuonFormer and SOAPFormer trail" on the
+                     committed studies
+- `wallclock`        §4.2 and App. D.6's step times (GPU measurement, cost model)
 - `diagnostics`      §5.3 (Jacobians) and §6.1 (flatness) on trained compact models
 - `ablation`         §4.2's ablations at proxy scale (pure AdamW, half Muon rate, parameter-matched)
 - `ablation_arithmetic`  the derived numbers of the ablations (§4.2, App. D.5, D.7)
@@ -25,7 +30,4 @@
                      configurations, learned-scalar counts, schedules (7), (9), seeds and corpora
 - `misprints`        table references that name the wrong table (§4.2, §5.1, App. D, D.3, D.7, H)
 - `inventory`        every checkable item of the paper and the claims that check it
-
-Tables 1-2, the parameter counts, containments, Newton-Schulz causality and the wall-clock
-sentences are decided with the other papers' training claims in `claims.training`.
 """

@@ -1,6 +1,6 @@
 """Diagnostics of the compact training path: seed 002's flatness (§6.1, App. G) and full-block
 Jacobian (§5.3) findings on trained compact models, and the CPU measurement behind the papers'
-wall-clock statements (decided in `claims.training.wallclock` by a validated cost model).
+wall-clock statements (decided by a validated cost model: `claims._wallclock`).
 
 Wall clock. Every model is timed in one process, interleaved round by round against vanilla
 (GD + Lie–Trotter = nanoGPT), by `particles.lm.bench.training_throughput`, once: the measurement is
@@ -10,10 +10,11 @@ initialisations (seeds 0-2) of every variant, 7 rounds each, CPU time of one thr
 scale (4 layers, width 128). The per-round ratios t_variant / t_vanilla are summarized by their
 median and its distribution-free 95% confidence interval (`bench.median_interval`). They are the
 proxy evidence of the wall-clock claims and the target the cost model is validated against; the
-claims themselves are decided at the papers' sizes (`claims.training.wallclock`).
+claims themselves are decided at the papers' sizes (`claims._wallclock`).
 
-Flatness and Jacobians. The trained models of the committed `main` study (`claims.training.tables`: same runs,
-same seeds) are probed with `particles.lm.diagnostics.model_diagnostics`; the numbers are committed
+Flatness and Jacobians. The trained models of the committed `main` study
+(`claims.momentum_streams.training`: same runs, same seeds) are probed with
+`particles.lm.diagnostics.model_diagnostics`; the numbers are committed
 under results/lm/main-diagnostics/ (`python -m particles.lm study diagnose main`) and read here,
 never recomputed by the ledger. Each claim quotes its sentences, splits them into sub-assertions
 and decides each on the sign of the paired difference over seeds (`claims._stats.sign_first`:
@@ -35,7 +36,7 @@ import numpy as np
 
 from claims import Evidence, claim, decide_readings, jsonable, reading, settings
 from claims._committed import THREADS, StaleResult, committed_path, provenance, read_committed, write_committed
-from claims.training import tables as lm_claims
+from claims import _experiment
 from claims._protocol import collected_runs, deviations, get_protocol, run_hardware, scale
 from claims._stats import sign_first
 from particles.lm import bench
@@ -129,7 +130,7 @@ REPLICA = "main-replica"  # main's diagnosed arms retrained and diagnosed on one
 CONFIRM = "main-confirm"  # §5.3's rank-tolerance reading: its confirmatory sample (fresh seeds)
 CONFIRM_POWER = 0.9  # the confirmatory sample's size: the smallest with this power (`confirm_power`)
 PROTOCOL = "momentum_streams OpenWebText"  # §5.3 "the analyzed OpenWebText variants"; Fig. 3's OWT models
-MIN_SEEDS = lm_claims.MIN_SEEDS
+MIN_SEEDS = _experiment.MIN_SEEDS
 ALPHA = 0.05  # family-wise level of the Holm-corrected comparisons over seeds (claims._stats)
 
 
@@ -158,7 +159,7 @@ def diagnostics(budget: str, variants) -> tuple[dict[str, dict[int, dict]], list
         study.diagnose(variants, recompute=True)
     got = study.collect_diagnostics(variants)
     seeds = got.paired_seeds(variants)
-    gate = lm_claims.learned(STUDY)
+    gate = _experiment.learned(STUDY)
     return got.results, seeds, {"study": STUDY, "missing_runs": got.missing, "invalid_runs": got.invalid,
                                 **{k: gate.get(k) for k in ("corpus_sha256", "unigram_entropy",
                                                             "baseline_val_loss", "learned")}}
@@ -181,7 +182,7 @@ def _lower(x: list[float], y: list[float], kind: str = "less", loss_level: float
 def study_context(variants) -> dict:
     """What every diagnostics claim states beside its verdict, at both budgets (committed runs):
     the proxy scale and deviations of the `main` study against seed 002's OpenWebText protocol,
-    and the flatness of every arm's learning curve (`claims.training.tables.flatness`)."""
+    and the flatness of every arm's learning curve (`claims._experiment.flatness`)."""
     study = get_study(STUDY)
     prot = get_protocol(PROTOCOL)
     rows = {LABELS[v]: v for v in variants}
@@ -189,7 +190,7 @@ def study_context(variants) -> dict:
     hardware = run_hardware(collected_runs(got))
     return {"scale": scale(study.config, prot, hardware=hardware),
             "deviations": deviations(study.config, prot, hardware=hardware),
-            "flatness": lm_claims.flatness(got, rows)}
+            "flatness": _experiment.flatness(got, rows)}
 
 
 def _decided(budget: str, seeds: list[int], prov: dict) -> str | None:
@@ -199,7 +200,7 @@ def _decided(budget: str, seeds: list[int], prov: dict) -> str | None:
     if len(seeds) < MIN_SEEDS:
         return f"only {len(seeds)} paired seeds committed (need {MIN_SEEDS})"
     if not prov.get("learned"):
-        return "the study's baseline has not learned (claims.training.tables.learned)"
+        return "the study's baseline has not learned (claims._experiment.learned)"
     return None
 
 
@@ -536,7 +537,7 @@ def jacobian_claim(budget: str) -> Evidence:
                                           "n_seeds": len(planned)}}
     recorded = spectra(tail_study, tail_seeds, len(planned)) and tuple(tail_seeds) == planned
     tail_per = _per_model(tail_study, rank_tolerance=True) if recorded else {}
-    rule = (f"float64's numerical rank tolerance (σ_max·n·ε per layer, numpy's matrix_rank default; "
+    rule = ("float64's numerical rank tolerance (σ_max·n·ε per layer, numpy's matrix_rank default; "
             + ("quick runs)" if budget == "quick" else
                f"decided on {CONFIRM}, seeds {planned[0]}-{planned[-1]}: a confirmatory sample fixed "
                f"before its runs; explored on {REPLICA}, seeds {', '.join(map(str, explored_seeds))})"))

@@ -268,7 +268,7 @@ def double_backward_kernels(budget: str) -> Evidence:
     kernel in bf16, fp16 and fp32) when it exists, else on this machine's CPU kernels (flash and
     math; the memory-efficient and cuDNN kernels have no CPU implementation). Either way the math
     kernel's float64 HVP is checked against central differences here."""
-    from claims.training.gpu import cuda_measurements
+    from claims._gpu import cuda_measurements
     math_err = _math_hvp_error()
     probe = (cuda_measurements() or {}).get("double_backward")
     if probe is None:

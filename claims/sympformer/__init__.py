@@ -17,10 +17,10 @@ density manifolds" (000_63047fa14d9c3172.txt). The paper's map, module by module
 - `remarks`       §4-§7 beside the numbered results: affine invariance, elliptical moments, the
                   proofs of Propositions 4.5 and 5.1 (App. A), the mobility χ, Remark 5.3's text,
                   head averaging, the simultaneous-update rationale, the conclusion's structure
+- `training`      §6-§7 and App. B on the training path: Tables 1-3 on the committed studies (and
+                  the leak of the printed force beside Table 1), the causal decoder's force
+                  (§5.2 (34)-(35), a premise), the wall-time sentence of §6
 - `consistency`   the paper against itself: §6-§7 prose against Tables 1-3, App. B's settings,
                   Algorithm 1 and Figure 1
 - `inventory`     every checkable item of the paper and the claims that check it
-
-The training tables (Tables 1-3), the causal Hamiltonian force and the wall-clock sentence are
-decided with the other papers' training claims in `claims.training`.
 """

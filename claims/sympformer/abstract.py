@@ -139,7 +139,7 @@ def abstract(budget: str) -> Evidence:
     every budget k; (best) the best of the proposed schemes below it at every k; (eventually) each
     scheme below it at the largest budget; (training) the paper's own demonstration, §6's training
     runs: the headline reading of sympformer:table-1."""
-    from claims.training.tables import symp_table_1
+    from claims.sympformer.training import symp_table_1
     K = 32 if budget == "quick" else 128
     budgets = [k for k in (8, 32, 128) if k <= K]
     per_seed = {}

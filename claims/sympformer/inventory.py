@@ -12,8 +12,8 @@ related-work paragraphs. Restatements of a result in the section roadmap of §1 
 again; the abstract's and the conclusion's claims are.
 
 Training items: the paper trains GPT-2-BPE models on TinyStories; the ledger's proxy is the
-byte-level Shakespeare studies of claims/training/tables.py (scale and deviations in each experiment claim's
-evidence). Prose about the tables is checked against the printed numbers without training
+byte-level Shakespeare studies of claims/sympformer/training.py (scale and deviations in each
+experiment claim's evidence). Prose about the tables is checked against the printed numbers without training
 (`consistency`, claims/sympformer/consistency.py).
 """
 from claims._inventory import Item, protocol_items
@@ -206,7 +206,7 @@ ITEMS = (
     _i("full", "§6.2, Table 1 (wall clock)", "table",
        "the SympFormer schemes cost more wall time than the baseline", ("sympformer:wall-clock",),
        "decided at Table 1's size (8 layers, width 64, block 512, batch 6 x 16) by the committed GPU "
-       "measurement or the roofline cost model (claims.training.wallclock); the paper's times are for "
+       "measurement or the roofline cost model (claims._wallclock); the paper's times are for "
        "RTX 6000 Ada GPUs"),
     _i("proxy", "§6.2, Figure 2", "figure",
        "validation and training loss curves of the Table 1 runs", ("sympformer:table-1",),

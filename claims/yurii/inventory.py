@@ -4,8 +4,8 @@ result and are not items; the GPT-2 and nanoGPT numbers quoted in §5.4 are exte
 (the items are the paper's comparisons with them).
 
 Training items: the paper trains 124M/354M GPT-2-BPE models on TinyStories and OpenWebText; the
-ledger's training proxy is the byte-level Shakespeare `main` study (claims/training/tables.py). A table's own
-prose is checked against its numbers without training (`consistency`); where a proxy claim
+ledger's training proxy is the byte-level Shakespeare `main` study (claims/yurii/training.py). A
+table's own prose is checked against its numbers without training (`consistency`); where a proxy claim
 checks the same sentence at proxy scale it is listed and the reason says so. At the end, every
 setting of §5.1 and App. A's training protocol (kind "protocol": claims._protocol's TinyStories
 protocol, generated, and the settings the paper prints that it does not carry, the OpenWebText

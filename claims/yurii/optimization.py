@@ -1,5 +1,6 @@
 """Seed 004 (Zimin, Polyanskiy, Rigollet: YuriiFormer), §3.1 and §6: the optimization facts the
-architecture rests on. The training tables and parameter counts are checked in `claims/training/tables.py`.
+architecture rests on. The training tables are checked in `claims/yurii/training.py`, the parameter
+counts in `claims/yurii/architecture.py`.
 """
 from __future__ import annotations
 

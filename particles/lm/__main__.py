@@ -39,7 +39,7 @@ from .studies import DIAGNOSED, STUDIES, device_kind, get_study
 from .train import DEFAULT_ROOT, ResultError, TrainConfig, TrainingDiverged, load_results, sweep, train
 from .variants import VARIANTS
 
-# "tables": every variant a ledger ordering claim reads (claims/training/tables.py), 36 variants.
+# "tables": every variant a ledger ordering claim reads (claims/<paper>/training.py), 36 variants.
 PRESETS = {
     "tables": list(dict.fromkeys(v for name in ("main", "linear", "deep", "deep-linear")
                                  for v in STUDIES[name].variants)),

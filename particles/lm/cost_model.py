@@ -42,7 +42,7 @@ per dispatched op:
 
 The model's CPU prediction is validated against the committed measurement of
 `particles.lm.bench.training_throughput` (ratios t_variant / t_vanilla); the paper-scale ratio
-on `H100` carries that validation error (claims/training/wallclock.py).
+on `H100` carries that validation error (claims/_wallclock.py).
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The GPU measurements of the papers' step times (tools/cuda_session.py, committed as
 results/bench/cuda-measurements.json): reading and validating the committed file, the measurement
 groups of each paper and execution, the per-round ratios of a pair, and the roofline held against
-them. `claims.training.wallclock` decides the wall-clock claims on these.
+them. The wall-clock claims (`claims._wallclock`) are decided on these.
 """
 from __future__ import annotations
 

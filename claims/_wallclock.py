@@ -1,6 +1,7 @@
-"""The papers' wall-clock statements, decided at the papers' own sizes by a GPU measurement where
-one was committed, else by a validated cost model (issue 25, item 5): seed 002 §4.2 and App. D.6,
-seed 004 §6, seed 000 §6 / Table 1.
+"""How the papers' wall-clock statements are decided (the claims: seed 002 §4.2 and App. D.6 in
+`claims.momentum_streams.wallclock`, seed 004 §6 in `claims.yurii.training`, seed 000 §6 / Table 1
+in `claims.sympformer.training`): at the papers' own sizes, by a GPU measurement where one was
+committed, else by a validated cost model (issue 25, item 5).
 
 Measured (results/bench/cuda-measurements.json, `tools/cuda_session.py` on a lent GPU): one
 optimizer step of every compared variant at the paper's size, eager and (for the variants of the
@@ -41,25 +42,23 @@ committed (results/bench/cost-model.json, with the CPU's microbenchmarks and pro
 read it at both budgets, and at the full budget re-trace every compared variant at a toy size
 to check that the committed counts still describe the code.
 """
+
 from __future__ import annotations
 
 import math
 from functools import lru_cache
 
-
-from claims import Evidence, claim, decide_readings, reading
+from claims import Evidence, decide_readings, reading
 from claims._committed import StaleResult, provenance, read_committed, write_committed
+from claims._gpu import (EXECUTIONS_MEASURED, PAPER_EXECUTION, PAPER_STEPS, PAPER_VARIANTS, cuda_check,
+                         measured_groups, measured_on_cuda)
 from claims._protocol import get_protocol
-from claims.momentum_streams.diagnostics import (
-    LARGE_PENALTY, MOMENTUM_002, MUON_SLOWER, NEGLIGIBLE, NON_MUON_002, PAPER_000_TABLE_1_SECONDS,
-    PAPER_002_S_PER_STEP, SYMPFORMER_SOFTMAX, committed_throughput)
+from claims.momentum_streams.diagnostics import committed_throughput
 from particles.lm import bench
 from particles.lm import cost_model as cm
 from particles.lm.variants import VARIANTS
 from particles.threads import torch_threads
-from claims.training.gpu import (  # noqa: F401
-    CUDA_MEASUREMENTS, EXECUTIONS_MEASURED, PAPER_EXECUTION, PAPER_STEPS, PAPER_VARIANTS, PREDICTED_AS,
-    cuda_check, cuda_config, cuda_measurements, measured_groups, measured_on_cuda)
+
 
 COST_MODEL = "cost-model"  # results/bench/cost-model.json
 PROXY = cm.StepSetting(n_layer=4, n_head=4, n_embd=128, block_size=128, vocab_size=256, batch_size=4)
@@ -139,9 +138,6 @@ def cost_model(check_code: bool = False) -> dict:
                               f"from the code's; `python -m figures --only cost-model --recompute` rewrites it")
     return result
 
-
-# ---------------------------------------------------------------------------------------------
-# validation and decision
 
 def measured_ratio(a: str, b: str) -> dict:
     """The committed CPU benchmark's paired ratio t_a / t_b (median and 95% CI over 21 rounds)."""
@@ -359,172 +355,3 @@ BAND = ("a sub-assertion on a step-time ratio is decided by the GPU measurement 
         "size (cost_model.validation); it holds when the interval (band) lies on its side of the bound, "
         "fails when it lies on the other, else undecided; a reading holds when all hold, fails when one "
         "fails; the paper is wrong only if every reading fails")
-
-
-# ---------------------------------------------------------------------------------------------
-# seed 002 §4.2 and App. D.6
-
-# Quoted from seed 002 App. D.6 (LaTeX form; the extraction drops the en dash of each printed
-# range, e.g. "≈3.3–3.4", whose pieces it keeps as {\approx}3.3 and 3.4: restored here).
-D6 = (r"The vanilla transformer and the momentum-stream variants are all comparable: "
-      r"VanillaTransformer ${\approx}3.3$–$3.4$ s/step, TMMFormer ${\approx}2.7$–$3.9$ s/step, YuriiFormer "
-      r"${\approx}2.8$ s/step, and AdamFormer ${\approx}3.4$ s/step. The TMMFormer auxiliary velocity "
-      r"stream and per-layer scalars add negligible cost relative to attention and the MLP, so TMMFormer "
-      r"does not materially increase runtime over the vanilla baseline.")
-D6_MUON = (r"The only variant with a large penalty is MuonFormer, whose per-token Newton–Schulz iteration "
-           r"runs at ${\approx}10$–$16$ s/step (${\approx}3$–$5\times$ slower).")
-# "comparable" as the paper's own D.6 numbers are: TMMFormer's printed range against vanilla's
-COMPARABLE_D6 = PAPER_002_S_PER_STEP["tmm"][1] / PAPER_002_S_PER_STEP["gd-lt"][0]  # 3.9 / 3.3 = 1.18
-
-
-def _comparable(margin: float) -> dict[str, tuple]:
-    return {"TMMFormer does not materially increase runtime": ("tmm", "gd-lt", None, margin),
-            **{f"{label} comparable to vanilla": (v, "gd-lt", 1 / margin, margin)
-               for label, v in (("YuriiFormer", "yurii"), ("AdamFormer", "adam"))}}
-
-
-@claim("momentum_streams:wall-clock", locator="§4.2, Appendix D.6",
-       statement="momentum-stream blocks (TMMFormer, YuriiFormer) and AdamFormer train at a step time "
-                 "comparable to the vanilla transformer's; TMMFormer's velocity stream adds negligible "
-                 "cost (decided at 12L/768/T=1024 by a GPU measurement at that size, else the validated cost model's H100 band)",
-       method="experiment", expect="inconclusive", figures=["cost-model", "bench-training"],
-       referee="changed, fails -> inconclusive: the fail was CPU process time at 4 layers, width 128. "
-               "Now decided by the GPU measurement at the paper's size and execution (torch.compile, "
-               "NVIDIA H200, 7 interleaved rounds; the H100 roofline band is reported beside it): "
-               "step time over vanilla's TMMFormer 1.168 [1.160, 1.187], YuriiFormer 1.153 [1.147, "
-               "1.160], AdamFormer 1.223 [1.166, 1.231]; all three fail the 10% reading of 'comparable' "
-               "/ 'negligible'; under the paper's own D.6 spread (18%) YuriiFormer holds while "
-               "TMMFormer's and AdamFormer's intervals straddle 1.18, so that reading is undecided",
-       paper_text=r"TMMFormer also does not materially increase runtime: it and the vanilla transformer both "
-                  r"train at ${\approx}3$ s/step on OpenWebText (no significant difference), with full "
-                  r"per-variant wall-clock in Appendix D.6. [...] " + D6)
-def momentum_wall_clock(budget: str) -> Evidence:
-    """Sub-assertions: TMMFormer <= vanilla x m (§4.2, D.6 'negligible', 'not materially'),
-    YuriiFormer and AdamFormer within [1/m, m] ('all comparable'). Readings of m: 1.10 (a tenth:
-    'negligible'), or the spread the paper itself calls comparable (3.9 / 3.3 = 1.18). HBFormer
-    is not in the sentence's list; its ratio is reported."""
-    readings = {f"negligible / comparable = within {NEGLIGIBLE - 1:.0%}": _comparable(NEGLIGIBLE),
-                f"comparable as the paper's own D.6 spread (TMMFormer {PAPER_002_S_PER_STEP['tmm'][1]} vs "
-                f"vanilla {PAPER_002_S_PER_STEP['gd-lt'][0]} s/step: within {COMPARABLE_D6 - 1:.0%})":
-                    _comparable(COMPARABLE_D6)}
-    return timing_evidence(budget, "momentum_streams", readings, criterion=BAND, extra={
-        "reported_not_decided": {"hb / gd-lt": comparison(cost_model(), "momentum_streams", "hb", "gd-lt")},
-        "paper_ratio_range_D6": _paper_002_ranges()})
-
-
-def _paper_002_ranges() -> dict:
-    lo_b, hi_b = PAPER_002_S_PER_STEP["gd-lt"]
-    return {v: [lo / hi_b, hi / lo_b] for v, (lo, hi) in PAPER_002_S_PER_STEP.items() if v != "gd-lt"}
-
-
-@claim("momentum_streams:wall-clock-muon", locator="Appendix D.6",
-       statement="MuonFormer, with its per-token head-wise Newton–Schulz iteration, trains ≈3–5× slower "
-                 "per step than the vanilla transformer (decided at 12L/768/T=1024 by a GPU measurement at "
-                 "that size, else the validated cost model's H100 band)",
-       method="experiment", expect="holds", figures=["cost-model", "bench-training"],
-       paper_text=D6_MUON,
-       referee="changed, fails -> inconclusive -> holds (ambiguous) -> holds: the fail was CPU process "
-               "time at 4 layers, width 128 (2.0-2.6x); the roofline band at the paper's size straddled "
-               "3; the compiled measurement at the paper's size (H200, 26 Nov 2026, 7 rounds) gives "
-               "2.79x [2.69, 2.88]: inside '≈3' read to its one significant digit. Issue 38 (both "
-               "referees): the failing readings take 3 or the paper's own 10/3.4 = 2.94 as exact "
-               "bounds, dropping the printed '≈', a tolerance the text does not give (R3): not admitted")
-def muon_wall_clock(budget: str) -> Evidence:
-    """App. D.6 (seed 002): MuonFormer at '≈10–16 s/step (≈3–5× slower)', values the paper calls
-    indicative ('hardware varies across SLURM jobs'). Sub-assertions: MuonFormer slower than vanilla,
-    by the printed factor. Readings of '≈3–5×': over its one-digit rounding [2.5, 5.5), the '≈' the
-    text prints; as exact bounds [3, 5], or the paper's own seconds (10/3.4 to 16/3.3 = [2.94, 4.85])
-    as exact bounds, which drop the '≈' (R3: shown, not deciding)."""
-    lo_b, hi_b = PAPER_002_S_PER_STEP["gd-lt"]
-    lo_m, hi_m = PAPER_002_S_PER_STEP["muon"]
-    exact = "3-5x as exact bounds (the printed '≈' dropped)"
-    seconds = f"the paper's own seconds ({lo_m}-{hi_m} vs {lo_b}-{hi_b} s/step) as exact bounds"
-    ranges = {exact: MUON_SLOWER, "≈3-5x to its one significant digit": (2.5, 5.5),
-              seconds: (lo_m / hi_b, hi_m / lo_b)}
-    readings = {text: {"MuonFormer slower than vanilla": ("muon", "gd-lt", 1.0, None),
-                       f"by {lo:.2f}-{hi:.2f}x": ("muon", "gd-lt", lo, hi)} for text, (lo, hi) in ranges.items()}
-    ev = timing_evidence(budget, "momentum_streams", readings, criterion=BAND,
-                         extra={"paper_ratio_range_D6": _paper_002_ranges()})
-    verdict = {"holds": True, "fails": False, "inconclusive": None}
-    rds = [reading(r["reading"], verdict[r["verdict"]], statuses=r["statuses"],
-                   not_admitted="invented" if r["reading"] in (exact, seconds) else None)
-           for r in ev.readings]   # a tolerance the text does not give (R3)
-    return decide_readings(rds, criterion=ev.criterion, numbers=ev.numbers, counterexample=ev.counterexample)
-
-
-@claim("momentum_streams:wall-clock-only-muon", locator="Appendix D.6",
-       statement="the only optimizer-inspired variant with a large per-step penalty is MuonFormer "
-                 "(decided at 12L/768/T=1024 by a GPU measurement at that size, else the validated cost model's H100 band)",
-       method="experiment", expect="holds", figures=["cost-model", "bench-training"],
-       paper_text=D6_MUON,
-       referee="changed, fails -> inconclusive -> holds (ambiguous): the fail was SOAPFormer/ShampooFormer "
-               "at 20x on CPU; D.6 reports the OpenWebText runs, which SOAPFormer did not complete (D.7), "
-               "so 'the only variant' is read two ways: among the timed runs (the compiled H200 "
-               "measurement at the paper's size, 26 Nov 2026: MuonFormer 2.79x, every other timed "
-               "stream <= 1.23x: holds) and among every variant (SOAP/Shampoo >= 15x: fails)")
-def only_muon_wall_clock(budget: str) -> Evidence:
-    """'Large' read as at least `LARGE_PENALTY` x vanilla's step time (the paper's example is 3-5x).
-    Readings of 'the only variant': among the variants D.6 times (TMMFormer, YuriiFormer,
-    AdamFormer: the OpenWebText runs), or among every optimizer-inspired variant of the paper."""
-    muon = {"MuonFormer has a large penalty": ("muon", "gd-lt", LARGE_PENALTY, None)}
-    timed = {f"{v} has no large penalty": (v, "gd-lt", None, LARGE_PENALTY) for v in ("tmm", "yurii", "adam")}
-    every = {f"{v} has no large penalty": (v, "gd-lt", None, LARGE_PENALTY) for v in NON_MUON_002}
-    readings = {"among the variants D.6 times (the OpenWebText runs)": muon | timed,
-                "among every optimizer-inspired variant of the paper": muon | every}
-    return timing_evidence(budget, "momentum_streams", readings, criterion=BAND + f"; 'large' = at least "
-                           f"{LARGE_PENALTY}x vanilla's step time")
-
-
-# ---------------------------------------------------------------------------------------------
-# seed 004 §6 and seed 000 §6
-
-@claim("yurii:wall-clock", locator="§6 (Polyak vs Nesterov)",
-       statement="Nesterov's lookahead comes at the same compute as Polyak's heavy ball (no extra "
-                 "attention/MLP oracle calls), Euler and Lie–Trotter (FLOPs, and step time measured "
-                 "on a GPU at 12L/768/T=1024)",
-       method="experiment", expect="holds", figures=["cost-model", "bench-training"],
-       paper_text="Compared to Polyak, Nesterov’s lookahead yields a small additional loss improvement at "
-                  "the same compute and parameter budget (no extra attention/MLP oracle calls).")
-def yurii_wall_clock(budget: str) -> Evidence:
-    """Readings of 'the same compute': the same FLOPs per step (counted, exact: the equivalence
-    margin is 0), or the same step time within 10% (`decide_pair`: the GPU measurement, else the
-    cost-model band)."""
-    model = cost_model()
-    pp = model["papers"]["yurii"]
-    flops = {s: pp[f"nesterov-{s}"]["flops"] / pp[f"polyak-{s}"]["flops"] for s in ("euler", "lt")}
-    params = {s: pp[f"nesterov-{s}"]["params"] - pp[f"polyak-{s}"]["params"] for s in ("euler", "lt")}
-    time = {f"Nesterov+{s} step time = Polyak+{s}'s": (f"nesterov-{s}", f"polyak-{s}", 1 / NEGLIGIBLE, NEGLIGIBLE)
-            for s in ("euler", "lt")}
-    ev = timing_evidence(budget, "yurii", {"the same step time, within 10%": time}, criterion=BAND)
-    flop_rows = {f"Nesterov+{s} FLOPs = Polyak+{s}'s": {"ratio": r, "status": "holds" if r == 1.0 else "fails"}
-                 for s, r in flops.items()}
-    rds = [reading("the same FLOPs per step (matmul FLOPs counted by FlopCounterMode: the oracle calls)",
-                   reading_verdict(flop_rows), statuses={k: r["status"] for k, r in flop_rows.items()}),
-           *ev.readings]
-    numbers = dict(ev.numbers, flops_ratio=flops, extra_parameters=params,
-                   sub_assertions={rds[0]["reading"]: flop_rows, **ev.numbers["sub_assertions"]})
-    return decide_readings(rds, criterion="FLOPs per step at the paper's size equal (exact count); or " + BAND,
-                           numbers=numbers, ambiguity="the readings disagree: " + "; ".join(
-                               f"{r['reading']} -> {r['verdict']}" for r in rds))
-
-
-SYMP_TEXT = ("We observe that the oracle-preserving SympFormer outperforms the baseline and the Yuriiformer "
-             "architecture, achieving lower validation loss at higher wall-time costs for the same number of "
-             "iterations.")
-
-
-@claim("sympformer:wall-clock", locator="§6, Table 1",
-       statement="the SympFormer variants (softmax attention) cost more wall time per iteration than "
-                 "the baseline transformer and YuriiFormer (decided at Table 1's 8L/8H/64, block 512 by "
-                 "a GPU measurement at that size, else the validated cost model's H100 band)",
-       method="experiment", expect="holds", figures=["cost-model", "bench-training"],
-       paper_text=SYMP_TEXT)
-def sympformer_wall_clock(budget: str) -> Evidence:
-    """Each of Table 1's five SympFormer rows costs more per iteration (ratio > 1) than the
-    Baseline; second reading: than both the Baseline and YuriiFormer-Lie-Trotter."""
-    base = {f"{v} above Baseline": (v, "gd-lt", 1.0, None) for v in SYMPFORMER_SOFTMAX}
-    yurii = {f"{v} above YuriiFormer": (v, "nesterov-lt", 1.0, None) for v in SYMPFORMER_SOFTMAX}
-    t1 = PAPER_000_TABLE_1_SECONDS
-    return timing_evidence(budget, "sympformer", {"higher than the Baseline": base,
-                                          "higher than the Baseline and YuriiFormer": base | yurii},
-                           criterion=BAND, extra={"paper_table_1_ratio": {k: v / t1["gd-lt"] for k, v in t1.items()}})
