@@ -8,7 +8,7 @@ import re
 import textwrap
 from typing import Any, Iterable
 
-from ._ledger import KINDS, PAPERS, VERDICTS, Result, RoundingLevel
+from ._ledger import KINDS, Result, RoundingLevel
 
 _MARK = {"holds": "holds", "holds-with-correction": "holds (corrected)", "fails": "FAILS",
          "inconclusive": "inconclusive", "error": "ERROR"}

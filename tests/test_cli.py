@@ -14,7 +14,6 @@ import matplotlib.pyplot as plt
 import pytest
 
 import claims
-import figures
 from claims.__main__ import main as claims_main
 from figures import Context
 from figures import __main__ as figures_cli

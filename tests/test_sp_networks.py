@@ -1,7 +1,6 @@
 """The four integrators of seed 001 fig. 6 and the Stiefel Adam (particles.sp_networks); training
 and rollouts are in test_sp_train.py."""
 
-import numpy as np
 import pytest
 import torch
 from hypothesis import given, settings

@@ -6,7 +6,6 @@ import sympy as sp
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from hypothesis.extra.numpy import arrays
 
 from particles import geometry
 from theory import symplectic as S

@@ -48,7 +48,6 @@ import sympy as sp
 from scipy import special
 from theory.checks import nonnegative as _nonnegative
 from theory.checks import positive as _positive
-from theory.checks import real as _finite_real
 
 # ------------------------------------------------------------------ validation
 

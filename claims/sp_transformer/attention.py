@@ -353,7 +353,6 @@ We should also note that the eq. 21 is not perfectly symplectic; even though $\L
 def eq_21_volume(budget: str) -> Evidence:
     printed, standard, skew = (_attention_samples(k, budget) for k in ("printed", "standard", "skew"))
     tol = 1e-10  # log|det| of Jacobians from torch.func: rounding ~1e-14 ‖D‖ ‖D⁻¹‖
-    printed_ok = max(map(abs, printed["log_det"] + standard["log_det"])) < tol
     form_defect = _skew_A_form_defect(budget)
     corrected_ok = max(map(abs, skew["log_det"])) < tol and form_defect < 1e-12
     # A minimal counterexample: d = 1, T = 2, A = I, tokens z¹ = (1, 0), z² = (2, 0). For T = 2,

@@ -18,7 +18,6 @@ from torch.func import grad, vmap
 
 from claims import Evidence, claim, decide, decide_readings, reading
 from claims._attention_setup import DT, f64, random_spd, random_sym, rel_error
-from particles import accelerated as acc
 from particles import attention as att
 from theory import schemes as S
 
