@@ -17,8 +17,10 @@ PANELS = {"yurii:table-2": (yurii.YURII_ROWS, "main"),
           "momentum_streams:table-2": (ms.MS_TABLE_2_ROWS, "main"),
           "momentum_streams:muon-soap-text": (ms.MS_PRECOND_TEXT_ROWS, "main"),
           "sympformer:table-1": (symp.SYMP_TABLE_1_ROWS, "deep"),
-          "sympformer:table-2": (symp.SYMP_TABLE_2_ROWS, "linear"),
+          "sympformer:table-2": (symp.SYMP_TABLE_2_ROWS, "linear-appb"),
           "sympformer:table-3": (symp.SYMP_TABLE_3_ROWS, "deep-linear")}
+# the settings a claim reports beside its decision (numbers['sensitivity']): claim id -> studies
+SENSITIVITY = {"sympformer:table-2": ("linear", "linear-slr100")}
 
 
 def _panel(ax, rows: dict[str, str], study: str, seeds: list[int], title: str) -> dict:
@@ -57,18 +59,23 @@ DIGITS, FLOOR = 6, 0.0
 @figure("training-curves", claims=list(PANELS), digits=DIGITS, floor=FLOOR)
 def draw(ctx: Context) -> None:
     """Validation loss vs step per variant of each table, mean ± std over the claim's paired
-    seeds (over each arm's committed seeds while the claim has no paired seed)."""
-    n = len(PANELS)
+    seeds (over each arm's committed seeds while the claim has no paired seed), on the study the
+    claim decides on; then the settings it reports beside the decision (`SENSITIVITY`)."""
+    panels = [(cid, rows, study, None) for cid, (rows, study) in PANELS.items()]
+    panels += [(cid, PANELS[cid][0], study, study) for cid, studies in SENSITIVITY.items() for study in studies]
+    n = len(panels)
     ncols = 3
     nrows = -(-n // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(5.5 * ncols, 4.2 * nrows), squeeze=False)
     data = {}
-    for ax, (cid, (rows, study)) in zip(axes.flat, PANELS.items()):
+    for ax, (cid, rows, study, sensitivity) in zip(axes.flat, panels):
         ev = ctx.evidence(cid)
-        seeds = ev.numbers["seeds"]  # the claim's paired seeds; none yet: every committed run
-        title = (f"{cid} ({study}, {len(seeds)} paired seeds) → {ev.verdict}" if seeds else
-                 f"{cid} ({study}, no paired seeds yet: the committed runs) → {ev.verdict}")
-        data[cid] = _panel(ax, rows, study, seeds, title)
+        numbers = ev.numbers["sensitivity"][sensitivity] if sensitivity else ev.numbers
+        verdict = numbers["verdict_at_this_setting"] + ", informs only" if sensitivity else ev.verdict
+        seeds = numbers["seeds"]  # the claim's paired seeds; none yet: every committed run
+        title = (f"{cid} ({study}, {len(seeds)} paired seeds) → {verdict}" if seeds else
+                 f"{cid} ({study}, no paired seeds yet: the committed runs) → {verdict}")
+        data[f"{cid} (sensitivity: {study})" if sensitivity else cid] = _panel(ax, rows, study, seeds, title)
     for ax in list(axes.flat)[n:]:
         ax.axis("off")
     fig.suptitle("training-curves: committed studies (results/lm), identical data order per seed",
