@@ -263,12 +263,7 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
                 **({"table_agreement": table_agreement(table, {k: values[k] for k in table})} if table else {}),
                 **({"seeds_per_sub_assertion": pair_seeds} if pair_seeds is not None else {}),
                 "measured_order": sorted(measured, key=lambda lab: measured[lab]["mean"])}
-    undecided = [row for subs in subs_out.values() for row in subs.values()
-                 if row["status"] == "undecided" and "mde" in row]  # runs missing: no power to state
-    if undecided:
-        needed = [row.get("n_needed") for row in undecided]
-        numbers |= {"mde": max(row["mde"] for row in undecided),
-                    "n_needed": None if None in needed else max(needed)}
+    numbers |= undecided_power(subs_out)
     if pair_seeds is None and (pairing := build_pairing(arms, got, seeds, subs_out, derived)):
         numbers["build_pairing"] = pairing
     failing = {f"{r.text}: {name}": row for r, subs in zip(readings, subs_out.values())
@@ -333,6 +328,18 @@ def scale_trend(claim_id: str) -> dict:
                       "toward_paper_sign": (points[-1]["mean_diff"] > points[0]["mean_diff"])
                       if len(points) >= 2 else None}
     return out
+
+
+def undecided_power(sub_assertions: dict[str, dict]) -> dict:
+    """Over the measured undecided sub-assertions of every reading ({reading: {name: row}}): the
+    largest minimum detectable effect (`mde`) and the most seeds one would need (`n_needed`, None
+    where a row cannot say); {} when none is undecided (a row without runs has no power to state)."""
+    undecided = [row for subs in sub_assertions.values() for row in subs.values()
+                 if row["status"] == "undecided" and "mde" in row]
+    if not undecided:
+        return {}
+    needed = [row.get("n_needed") for row in undecided]
+    return {"mde": max(row["mde"] for row in undecided), "n_needed": None if None in needed else max(needed)}
 
 
 def one_suffices(verdicts) -> bool | None:
