@@ -143,9 +143,13 @@ def test_checkpoint_resume_reproduces_the_uninterrupted_run(tmp_path, monkeypatc
     with pytest.raises(KeyboardInterrupt):
         train(cfg, tmp_path / "run")
     assert (tmp_path / "run" / "nesterov-lt-seed0.ckpt").exists()
+    before = torch.load(tmp_path / "run" / "nesterov-lt-seed0.ckpt", weights_only=False)["elapsed"]
     monkeypatch.setattr(Batches, "batch", real_batch)
     resumed = train(cfg, tmp_path / "run")
     assert resumed["resumed_from_step"] == 3
+    # the timing covers every step, those trained before the interruption included
+    assert resumed["wall_clock_s"] > before > 0
+    assert resumed["step_time_s"] == pytest.approx(resumed["wall_clock_s"] / cfg.steps, rel=1e-12)
     # same data, same optimizer state: identical curves (CPU kernels are deterministic)
     assert resumed["curves"]["val_loss"] == ref["curves"]["val_loss"]
 

@@ -507,9 +507,10 @@ def _train(cfg: TrainConfig, out_dir, progress: bool, resume: bool, weights_dir,
         "oracle_calls": {"attn": calls.attn, "mlp": calls.mlp},
         "curves": curves, "best_val_loss": min(curves["val_loss"]),
         "final_val_loss": curves["val_loss"][-1], "val_loss_full": val_full,
+        # `elapsed` is every step's training time, those before a resumed checkpoint included
         "wall_clock_s": elapsed,
-        "step_time_s": elapsed / max(1, cfg.steps - start),
-        "tokens_per_s": tokens_per_step * (cfg.steps - start) / elapsed if elapsed > 0 else float("nan"),
+        "step_time_s": elapsed / cfg.steps,
+        "tokens_per_s": tokens_per_step * cfg.steps / elapsed if elapsed > 0 else float("nan"),
         "resumed_from_step": start, "world_size": world, **provenance(device),
     }
     result["flops_per_token"] = flops_per_token(model, calls.attn, calls.mlp)
