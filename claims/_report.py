@@ -138,7 +138,7 @@ def ordering_tables(cid: str, numbers: dict) -> list[str]:
             lines.append(f"| {rd} | {name} | {c['mean_diff']:+.4f} [{c['ci95'][0]:+.4f}, "
                          f"{c['ci95'][1]:+.4f}] | {c['status']}{extra} |")
     lines += ["", "Each status is decided with Holm's adjustment over its reading's sub-assertions "
-              "(family-wise level 0.05, or the lower level its reading names), so a status can be undecided "
+              "(family-wise level 0.05; 0.05/m for each of the m members of a reading that one member suffices for), so a status can be undecided "
               "beside an unadjusted 95% interval that excludes 0."]
     lines += ["", f"| row | printed | ours: mean ± SD over {n} seeds (nats/byte) |", "|---|---|---|"]
     for row in sorted(measured, key=lambda r: numbers["printed"].get(r, float("inf"))):
