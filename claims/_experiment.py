@@ -36,7 +36,7 @@ every run of its arms into results/lm/ (hours on a CPU: docs/training.md), then 
 
 Here: the learned gate, per-arm flatness, the readings of a quoted sentence decided on sign
 (`experiment_evidence`), the headline gaps against model size (`scale_trend`) and the union
-readings (`one_suffices`); the rule is also stated in docs/architecture.md.
+readings (`one_suffices`, `with_union_reading`); the rule is also stated in docs/architecture.md.
 """
 from __future__ import annotations
 
@@ -347,3 +347,24 @@ def one_suffices(verdicts) -> bool | None:
     fail, else undecided."""
     verdicts = list(verdicts)
     return True if "holds" in verdicts else False if all(v == "fails" for v in verdicts) else None
+
+
+def with_union_reading(ev: Evidence, members: dict[str, Evidence], text: str, *, at: int, sentence: str,
+                       label=lambda name: name, criterion: str = "") -> Evidence:
+    """`ev` with one more reading, `text`, at position `at` of its readings: "one member suffices",
+    the union over `members` ({name: the evidence of that member's single reading, decided at
+    0.05/m}), which holds when one member holds and fails when all fail (`one_suffices`). The
+    members' sub-assertions join `ev`'s under `label(name)`; the verdict is decided over every
+    reading (`claims.decide_readings`; `sentence`: the words the readings disagree on)."""
+    rds = list(ev.readings)
+    rds.insert(at, reading(text, one_suffices(e.verdict for e in members.values()),
+                           statuses={name: e.verdict for name, e in members.items()}))
+    subs = {**ev.numbers.get("sub_assertions", {}), **{
+        label(name): e.numbers["sub_assertions"][e.readings[0]["reading"]]
+        for name, e in members.items() if "sub_assertions" in e.numbers}}
+    numbers = {k: v for k, v in ev.numbers.items() if k not in ("mde", "n_needed")}
+    numbers |= {"sub_assertions": subs, **undecided_power(subs)}
+    counter = {k: v for e in (ev, *members.values()) for k, v in (e.counterexample or {}).items()}
+    return decide_readings(rds, criterion=ev.criterion + criterion, numbers=numbers, counterexample=counter or None,
+                           ambiguity=f"the readings of '{sentence}' disagree: " + "; ".join(
+                               f"{r['reading']} -> {r['verdict']}" for r in rds))

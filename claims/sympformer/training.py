@@ -9,7 +9,7 @@ import statistics
 import torch
 
 from claims import Evidence, claim, decide_readings, reading
-from claims._experiment import Reading, experiment_evidence, one_suffices, scale_trend, undecided_power
+from claims._experiment import Reading, experiment_evidence, scale_trend, with_union_reading
 from claims._stats import ALPHA, sign_first
 from claims._structure import F64, against_causal_reference, model_dependence
 from claims._wallclock import BAND, timing_evidence
@@ -73,56 +73,35 @@ def symp_scheme(table: dict[str, float], rows: dict[str, str], study: str, schem
 
 
 NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
-SOME_SCHEME_RULE = ("the some-scheme reading holds when one scheme holds and fails when all fail, each scheme "
+SOME_SCHEME_RULE = ("; the some-scheme reading holds when one scheme holds and fails when all fail, each scheme "
                     "decided on its own arms at 0.05 / (number of schemes) (Bonferroni over the members: the "
                     "union of their tests keeps family-wise level 0.05)")
 
 
-def some_scheme(table: dict[str, float], rows: dict[str, str], study: str, best: str, number: int, *,
-                protocol: str, source: str) -> tuple[dict, dict[str, Evidence]]:
-    """The reading "some SympFormer scheme of Table `number` is below the Baseline and YuriiFormer"
-    (one suffices: "the SympFormer outperforms" read as the architecture family, whose table
-    prints several schemes): a union over the schemes, each decided by `symp_scheme` at
-    0.05 / (number of schemes). Returns the reading and each scheme's evidence at that level."""
+def some_scheme_members(table: dict[str, float], rows: dict[str, str], study: str, best: str, *,
+                        protocol: str, source: str) -> dict[str, Evidence]:
+    """The members of the reading "some SympFormer scheme of the table is below the Baseline and
+    YuriiFormer" ("the SympFormer outperforms" read as the architecture family, whose table prints
+    several schemes; one suffices): each scheme decided by `symp_scheme` at 0.05 / (number of
+    schemes), so that the union keeps family-wise level 0.05."""
     schemes = tuple(k for k in rows if k not in ("Baseline", "YuriiFormer"))
-    corrected = {s: symp_scheme(table, rows, study, s, best, protocol=protocol, source=source,
-                                alpha=ALPHA / len(schemes)) for s in schemes}
-    printed_below = sum(table[s] < min(table["Baseline"], table["YuriiFormer"]) for s in schemes)
-    n = NUMBER_WORDS[len(schemes)]
-    text = (f"some SympFormer scheme of the table below Baseline and YuriiFormer (one of the {n} suffices; the "
-            f"paper's own Table {number} prints {NUMBER_WORDS.get(printed_below, printed_below)}; each scheme "
-            f"decided at family-wise 0.05/{len(schemes)}, Bonferroni over the {n})")
-    verdicts = {s: e.verdict for s, e in corrected.items()}
-    return reading(text, one_suffices(verdicts.values()), statuses=verdicts), corrected
+    return {s: symp_scheme(table, rows, study, s, best, protocol=protocol, source=source, alpha=ALPHA / len(schemes))
+            for s in schemes}
 
 
-def member_rows(corrected: dict[str, Evidence]) -> dict[str, dict]:
-    """The sub-assertions of each member of the some-scheme reading at its corrected level, keyed
-    for the page ("<scheme> below Baseline and YuriiFormer (a member of the some-scheme reading, at
-    family-wise 0.05/m)")."""
-    m = len(corrected)
-    return {f"{s} below Baseline and YuriiFormer (a member of the some-scheme reading, at family-wise 0.05/{m})":
-            e.numbers["sub_assertions"][e.readings[0]["reading"]]
-            for s, e in corrected.items() if "sub_assertions" in e.numbers}
-
-
-def with_some_scheme(ev: Evidence, table: dict[str, float], rows: dict[str, str], study: str, best: str,
-                     number: int, *, protocol: str, source: str) -> Evidence:
-    """`ev` (the best-scheme and every-scheme readings over all of the table's rows) with the
-    some-scheme reading (`some_scheme`) between them, decided by all three; the members'
-    sub-assertions at their corrected level beside the readings' (`member_rows`)."""
-    if not ev.readings:
-        return ev
-    some, corrected = some_scheme(table, rows, study, best, number, protocol=protocol, source=source)
-    rds = [ev.readings[0], some, *ev.readings[1:]]
-    subs = {**ev.numbers.get("sub_assertions", {}), **member_rows(corrected)}
-    numbers = {k: v for k, v in ev.numbers.items() if k not in ("mde", "n_needed")}
-    numbers |= {"sub_assertions": subs, **undecided_power(subs)}
-    counter = {k: v for e in (ev, *corrected.values()) for k, v in (e.counterexample or {}).items()}
-    return decide_readings(rds, criterion=ev.criterion + "; " + SOME_SCHEME_RULE, numbers=numbers,
-                           counterexample=counter or None,
-                           ambiguity="the readings of 'the SympFormer outperforms' disagree: " + "; ".join(
-                               f"{r['reading']} -> {r['verdict']}" for r in rds))
+def with_some_scheme(ev: Evidence, members: dict[str, Evidence], table: dict[str, float], number: int,
+                     criterion: str = SOME_SCHEME_RULE) -> Evidence:
+    """`ev` (the best-scheme reading first) with the some-scheme reading of Table `number` after
+    it (`claims._experiment.with_union_reading` over `members`, from `some_scheme_members`), its
+    members' sub-assertions shown at their corrected level."""
+    m = len(members)
+    below = sum(table[s] < min(table["Baseline"], table["YuriiFormer"]) for s in members)
+    text = (f"some SympFormer scheme of the table below Baseline and YuriiFormer (one of the {NUMBER_WORDS[m]} "
+            f"suffices; the paper's own Table {number} prints {NUMBER_WORDS.get(below, below)}; each scheme "
+            f"decided at family-wise 0.05/{m}, Bonferroni over the {NUMBER_WORDS[m]})")
+    return with_union_reading(ev, members, text, at=1, sentence="the SympFormer outperforms", criterion=criterion,
+                              label=lambda s: (f"{s} below Baseline and YuriiFormer (a member of the some-scheme "
+                                               f"reading, at family-wise 0.05/{m})"))
 
 
 @claim("sympformer:table-1", locator="§6 (opening), §7; Table 1 (softmax attention)",
@@ -157,30 +136,22 @@ def symp_table_1(budget: str) -> Evidence:
     best = SYMP_TABLE_1_BEST
     where = dict(protocol="sympformer Table 1", source="seed 000 §6-7, Table 1, best")
     per_scheme = {s: symp_scheme(SYMP_TABLE_1, SYMP_TABLE_1_ROWS, "deep", s, best, **where) for s in schemes}
-    some, corrected = some_scheme(SYMP_TABLE_1, SYMP_TABLE_1_ROWS, "deep", best, 1, **where)
+    corrected = some_scheme_members(SYMP_TABLE_1, SYMP_TABLE_1_ROWS, "deep", best, **where)
     verdicts = {s: e.verdict for s, e in per_scheme.items()}
     verdicts_corrected = {s: e.verdict for s, e in corrected.items()}
     # every scheme below both: it fails when one scheme fails (a union of fail tests: at 0.05/5)
     every = (False if "fails" in verdicts_corrected.values()
              else True if all(v == "holds" for v in verdicts.values()) else None)
     headline = per_scheme[best]
-    rds = [*headline.readings, some,
-           reading(symp_readings(best, schemes)[1].text, every, statuses=verdicts_corrected)]
-    subs = {**headline.numbers["sub_assertions"], **member_rows(corrected)}
-    numbers = {k: v for k, v in headline.numbers.items() if k not in ("mde", "n_needed")}
-    numbers |= dict(printed_full_table=SYMP_TABLE_1, leak=leak_evidence(),
-                    scale_trend=scale_trend("sympformer:table-1"), sub_assertions=subs, **undecided_power(subs),
-                    missing_runs=sorted({r for e in per_scheme.values() for r in e.numbers["missing_runs"]}))
-    # what the readings decide on: the headline's sub-assertions, the members' at 0.05/5
-    counter = {k: v for e in (headline, *corrected.values()) for k, v in (e.counterexample or {}).items()}
-    return decide_readings(rds, criterion=headline.criterion + "; each scheme is decided on its own "
-                           "arms; the some-scheme reading holds when one scheme holds and fails when all "
-                           "five fail, the every-scheme reading fails when one fails, each scheme then "
-                           "decided at 0.05/5 (Bonferroni over the five members: the union of five "
-                           "tests keeps family-wise level 0.05)",
-                           numbers=numbers, counterexample=counter or None,
-                           ambiguity="the readings of 'the SympFormer outperforms' disagree: " + "; ".join(
-                               f"{r['reading']} -> {r['verdict']}" for r in rds))
+    base = Evidence(headline.verdict, headline.criterion, counterexample=headline.counterexample, readings=(
+        *headline.readings, reading(symp_readings(best, schemes)[1].text, every, statuses=verdicts_corrected)),
+        numbers=dict(headline.numbers, printed_full_table=SYMP_TABLE_1, leak=leak_evidence(),
+                     scale_trend=scale_trend("sympformer:table-1"),
+                     missing_runs=sorted({r for e in per_scheme.values() for r in e.numbers["missing_runs"]})))
+    return with_some_scheme(base, corrected, SYMP_TABLE_1, 1, criterion=(
+        "; each scheme is decided on its own arms; the some-scheme reading holds when one scheme holds and "
+        "fails when all five fail, the every-scheme reading fails when one fails, each scheme then decided at "
+        "0.05/5 (Bonferroni over the five members: the union of five tests keeps family-wise level 0.05)"))
 
 
 def leak_evidence() -> dict:
@@ -225,7 +196,8 @@ def symp_table_2_at(study: str) -> Evidence:
     protocol, `linear-appb`, or the proxy settings `linear` and `linear-slr100`)."""
     where = dict(protocol="sympformer Table 2", source="seed 000 §6, Table 2, best")
     ev = experiment_evidence(SYMP_TABLE_2, SYMP_TABLE_2_ROWS, study, readings=SYMP_TABLE_2_READINGS, **where)
-    return with_some_scheme(ev, SYMP_TABLE_2, SYMP_TABLE_2_ROWS, study, "Presymp Euler", 2, **where)
+    members = some_scheme_members(SYMP_TABLE_2, SYMP_TABLE_2_ROWS, study, "Presymp Euler", **where)
+    return with_some_scheme(ev, members, SYMP_TABLE_2, 2)
 
 
 @claim("sympformer:table-2", locator="§6 (opening); §6.2, Table 2 (linear attention, smaller configuration)",
@@ -294,7 +266,8 @@ def symp_table_3(budget: str) -> Evidence:
     where = dict(protocol="sympformer Table 3", source="seed 000 §6, Table 3, best")
     ev = experiment_evidence(SYMP_TABLE_3, SYMP_TABLE_3_ROWS, "deep-linear",
                              readings=symp_readings("plain Euler", ("plain Euler", "Presymp Euler")), **where)
-    return with_some_scheme(ev, SYMP_TABLE_3, SYMP_TABLE_3_ROWS, "deep-linear", "plain Euler", 3, **where)
+    members = some_scheme_members(SYMP_TABLE_3, SYMP_TABLE_3_ROWS, "deep-linear", "plain Euler", **where)
+    return with_some_scheme(ev, members, SYMP_TABLE_3, 3)
 
 
 # ------------------------------------------------ seed 000 §5.2 and §6: the causal decoder's force

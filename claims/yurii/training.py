@@ -5,7 +5,7 @@ GPU or bounded by the cost model: `claims._wallclock`)."""
 from __future__ import annotations
 
 from claims import Evidence, claim, decide_readings, reading
-from claims._experiment import Reading, experiment_evidence, one_suffices, with_scale_trend
+from claims._experiment import Reading, experiment_evidence, with_scale_trend, with_union_reading
 from claims._stats import ALPHA
 from claims._wallclock import BAND, cost_model, reading_verdict, timing_evidence
 from claims.momentum_streams.diagnostics import NEGLIGIBLE
@@ -102,27 +102,10 @@ def yurii_table_5(budget: str) -> Evidence:
                                 source="seed 004 §6, Table 5, Best", readings=[Reading(
                                     "tied for best; every extra-compute rule below Nesterov+Lie-Trotter",
                                     tie + tuple((x, NLT, "less") for x in EXTRA_COMPUTE))])
-    return _existential(ev_some, every, "tied for best, and some extra-compute rule is below "
-                                        "Nesterov+Lie-Trotter (one of the six suffices; each decided at "
-                                        "family-wise level 0.05/6, Bonferroni over the six)")
-
-
-def _existential(some: list[Evidence], every: Evidence, text: str) -> Evidence:
-    """Combine 'one of these suffices' evidences into one reading beside `every`'s: it holds when
-    one of `some` holds, fails when all fail, else is undecided."""
-    holds = one_suffices([e.verdict for e in some])
-    first = some[0]
-    if "sub_assertions" not in first.numbers:  # not decidable yet: the same numbers for all
-        return Evidence(every.verdict, criterion=every.criterion, numbers=every.numbers,
-                        readings=(reading(text, None), *every.readings))
-    numbers = dict(every.numbers, sub_assertions={**every.numbers["sub_assertions"], **{
-        e.readings[0]["reading"]: e.numbers["sub_assertions"][e.readings[0]["reading"]] for e in some}})
-    rds = [reading(text, holds, statuses={e.readings[0]["reading"]: e.verdict for e in some}),
-           *every.readings]
-    counter = {k: v for e in (*some, every) for k, v in (e.counterexample or {}).items()}
-    return decide_readings(rds, criterion=every.criterion, numbers=numbers, counterexample=counter or None,
-                           ambiguity="the readings of 'can achieve lower losses' disagree: " + "; ".join(
-                               f"{r['reading']} -> {r['verdict']}" for r in rds))
+    return with_union_reading(every, {e.readings[0]["reading"]: e for e in ev_some},
+                              "tied for best, and some extra-compute rule is below Nesterov+Lie-Trotter (one of "
+                              "the six suffices; each decided at family-wise level 0.05/6, Bonferroni over the "
+                              "six)", at=0, sentence="can achieve lower losses")
 
 
 # ------------------------------------------------------------------- seed 004 §6: the same compute
