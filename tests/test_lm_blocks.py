@@ -7,6 +7,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from claims.yurii.architecture import printed_calls
 from particles.verify import assert_causal
 from particles.lm.blocks import (CausalSelfAttention, Scalar, Scalars, causal_linear_mean,
                                  count_oracle_calls, explicit_force_G, hamiltonian_oracle_G,
@@ -83,19 +84,9 @@ def test_containment_test_can_fail(general, pins, special):
         assert not torch.allclose(g(tokens(0)), s(tokens(0)))
 
 
-# Oracle calls per block as the papers print them (seed 004 App. B.2: "1 Attn + k MLP",
-# "2 Attn + 1 MLP for Attn->MLP->Attn"; every other variant keeps 1 + 1, seed 004 §6, seed 002 §4).
-def printed_calls(name):
-    if name.startswith("prk-verlet-"):
-        return (2, 1) if name.endswith("ama") else (1, 2)
-    if name.startswith("imex"):
-        k = int(name.split("-k")[1][0])
-        return (1, k) if name.endswith("-am") else (k, 1)
-    return (1, 1)
-
-
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_oracle_calls_counted(name):
+    """Hooks count the oracle calls of one block as the papers print them (`printed_calls`)."""
     m = model(name)
     calls = count_oracle_calls(m.blocks[0], m.initial_state(tokens(0)))
     assert (calls.attn, calls.mlp) == printed_calls(name)

@@ -110,7 +110,10 @@ def yurii_polyak_blocks(budget: str) -> Evidence:
                     "3 seeds", numbers=results)
 
 
-def _printed_calls(name: str) -> tuple[int, int]:
+def printed_calls(name: str) -> tuple[int, int]:
+    """(attention, MLP) oracle calls per block of variant `name` as the papers print them (seed 004
+    App. B.2: "1 Attn + k MLP", "2 Attn + 1 MLP for Attn->MLP->Attn"; every other variant keeps
+    1 + 1, seed 004 §6, seed 002 §4)."""
     if name.startswith("prk-verlet-"):
         return (2, 1) if name.endswith("ama") else (1, 2)
     if name.startswith("imex"):
@@ -142,7 +145,7 @@ def yurii_oracle_calls(budget: str) -> Evidence:
         m = GPT(cfg, name)
         with torch_threads(1):
             c = count_oracle_calls(m.blocks[0], m.initial_state(idx))
-        counted[name] = {"attn": c.attn, "mlp": c.mlp, "printed": _printed_calls(name)}
+        counted[name] = {"attn": c.attn, "mlp": c.mlp, "printed": printed_calls(name)}
     ok = all((c["attn"], c["mlp"]) == tuple(c["printed"]) for c in counted.values())
     return Evidence(verdict_from(ok), criterion="forward hooks on the attention and MLP input "
                     "projections count the calls of one block; equal to the printed compute",
