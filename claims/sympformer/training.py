@@ -121,7 +121,11 @@ def with_some_scheme(ev: Evidence, members: dict[str, Evidence], table: dict[str
                "which the paper does not state it trains (premise sympformer:causal-hamiltonian), leaks "
                "later tokens under the causal mask: at main's size the leak alone lowers the loss by "
                "98% over the paired seeds 0, 1, 3, 4 (the leaky run of seed 2 diverged), beside the "
-               "printed ETD-AB2 gain over the Baseline of 25%")
+               "printed ETD-AB2 gain over the Baseline of 25%. 27 Nov 2026, all seven arms at seeds 0-2: "
+               "every scheme ends above YuriiFormer (by 0.038-0.067 nats/byte); at 0.05/5 Presymp "
+               "ExpEuler fails as ETD-AB2 does, Plain Euler, Presymp Euler and AB2 are undecided (p "
+               "0.014, 0.010, 0.049; 4-6 seeds would decide), so the some-scheme reading waits for "
+               "seeds 3-4 (studies.PLAN)")
 def symp_table_1(budget: str) -> Evidence:
     """Three readings of "the SympFormer outperforms the baseline and the Yuriiformer": Table 1's
     best scheme (Presymp ETD-AB2, printed 1.84 against the Baseline's 2.45), some scheme of the
