@@ -10,15 +10,15 @@ from claims.yurii import training as yurii
 from figures import Context, figure
 from particles.lm.studies import get_study
 
-# claim id -> (rows, study) exactly as the claim reads them
-PANELS = {"yurii:table-2": (yurii.YURII_ROWS, "main"),
-          "yurii:table-5": (yurii.YURII_TABLE_5_ROWS, "main"),
-          "momentum_streams:table-1": (ms.MS_TABLE_1_ROWS, "main"),
-          "momentum_streams:table-2": (ms.MS_TABLE_2_ROWS, "main"),
-          "momentum_streams:muon-soap-text": (ms.MS_PRECOND_TEXT_ROWS, "main"),
-          "sympformer:table-1": (symp.SYMP_TABLE_1_ROWS, "deep"),
-          "sympformer:table-2": (symp.SYMP_TABLE_2_ROWS, "linear-appb"),
-          "sympformer:table-3": (symp.SYMP_TABLE_3_ROWS, "deep-linear")}
+# claim id -> rows exactly as the claim reads them; the study is the one its evidence names
+PANELS = {"yurii:table-2": yurii.YURII_ROWS,
+          "yurii:table-5": yurii.YURII_TABLE_5_ROWS,
+          "momentum_streams:table-1": ms.MS_TABLE_1_ROWS,
+          "momentum_streams:table-2": ms.MS_TABLE_2_ROWS,
+          "momentum_streams:muon-soap-text": ms.MS_PRECOND_TEXT_ROWS,
+          "sympformer:table-1": symp.SYMP_TABLE_1_ROWS,
+          "sympformer:table-2": symp.SYMP_TABLE_2_ROWS,
+          "sympformer:table-3": symp.SYMP_TABLE_3_ROWS}
 # the settings a claim reports beside its decision (numbers['sensitivity']): claim id -> studies
 SENSITIVITY = {"sympformer:table-2": ("linear", "linear-slr100")}
 
@@ -61,16 +61,17 @@ def draw(ctx: Context) -> None:
     """Validation loss vs step per variant of each table, mean ± std over the claim's paired
     seeds (over each arm's committed seeds while the claim has no paired seed), on the study the
     claim decides on; then the settings it reports beside the decision (`SENSITIVITY`)."""
-    panels = [(cid, rows, study, None) for cid, (rows, study) in PANELS.items()]
-    panels += [(cid, PANELS[cid][0], study, study) for cid, studies in SENSITIVITY.items() for study in studies]
+    panels = [(cid, rows, None) for cid, rows in PANELS.items()]
+    panels += [(cid, PANELS[cid], study) for cid, studies in SENSITIVITY.items() for study in studies]
     n = len(panels)
     ncols = 3
     nrows = -(-n // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(5.5 * ncols, 4.2 * nrows), squeeze=False)
     data = {}
-    for ax, (cid, rows, study, sensitivity) in zip(axes.flat, panels):
+    for ax, (cid, rows, sensitivity) in zip(axes.flat, panels):
         ev = ctx.evidence(cid)
         numbers = ev.numbers["sensitivity"][sensitivity] if sensitivity else ev.numbers
+        study = sensitivity or ev.numbers["study"]
         verdict = numbers["verdict_at_this_setting"] + ", informs only" if sensitivity else ev.verdict
         seeds = numbers["seeds"]  # the claim's paired seeds; none yet: every committed run
         title = (f"{cid} ({study}, {len(seeds)} paired seeds) → {verdict}" if seeds else
