@@ -186,7 +186,7 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
     variants = {n: list(dict.fromkeys(v for st, v in arms.values() if st == n)) for n in names}
     prot = get_protocol(protocol)
     criterion = (f"every sub-assertion of the quoted sentence decided on the sign of the paired "
-                 f"difference over the committed seeds of study '{', '.join(names)}' (full-split "
+                 f"difference over the committed seeds its two arms share, study '{', '.join(names)}' (full-split "
                  f"validation loss; Holm over the sub-assertions of a reading at family-wise level {alpha:g}; "
                  "'no detectable difference' when the 90% CI lies inside +-0.1% of the loss, "
                  "claims._stats.sign_first); a reading holds when every sub-assertion holds, fails "
@@ -220,51 +220,52 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
     undecidable = [f"{not_learned(gates[n])}" + (f" (study {n})" if len(names) > 1 else "")
                    + ", so the sub-assertions below are shown, not decided"
                    for n in names if not gates[n]["learned"]]
+    # every sub-assertion between two rows is decided on the seeds its two arms share, so one
+    # comparison has one n in every reading; a derived row, the printed table's agreement and the
+    # build pairing are on the seeds every arm shares (`seeds`)
+    per_arm = {label: {s: r["val_loss_full"] for s, r in got[st].results.get(v, {}).items()}
+               for label, (st, v) in arms.items()}
     if len(seeds) >= MIN_SEEDS:
-        values = {label: [got[st].results[v][s]["val_loss_full"] for s in seeds] for label, (st, v) in arms.items()}
-        values |= {label: list(f(values)) for label, f in (derived or {}).items()}
-        pair_seeds = None
+        common = {label: [per_arm[label][s] for s in seeds] for label in arms}
+        common |= {label: list(f(common)) for label, f in (derived or {}).items()}
     elif derived:
         undecidable.insert(0, f"only {len(seeds)} paired seeds committed (need {MIN_SEEDS})")
         return decide_readings([reading(r.text, None) for r in readings],
                                criterion=criterion + "; here: " + "; ".join(undecidable), numbers=numbers)
-    else:  # too few seeds with every arm: each sub-assertion on the seeds its two arms share
-        values = {label: {s: r["val_loss_full"] for s, r in got[st].results.get(v, {}).items()}
-                  for label, (st, v) in arms.items()}
-        pair_seeds = {}
+    else:
+        common = None
     measured = {label: {"mean": statistics.mean(v), "std": statistics.stdev(v), "values": v}
-                for label, v in ((lab, list(x.values()) if isinstance(x, dict) else x) for lab, x in values.items())
+                for label, v in (common or {lab: list(x.values()) for lab, x in per_arm.items()}).items()
                 if label in arms and len(v) >= 2}
-    rds, subs_out = [], {}
+    rds, subs_out, pair_seeds = [], {}, {}
     # a derived row (a change of loss) is compared with a margin at the loss level of the arms
     loss_level = statistics.mean(m["mean"] for m in measured.values()) if measured else None
 
     def level(a, b) -> tuple:
         return (loss_level,) if derived and (a in derived or b in derived) and loss_level else ()
     for r in readings:
-        if pair_seeds is None:
-            verdict, subs = sign_first({name: (values[a], values[b], k, *level(a, b))
-                                        for name, (a, b, k) in r.named().items()}, alpha=alpha)
-        else:
-            ready, missing = {}, {}
-            for name, (a, b, k) in r.named().items():
-                common = sorted(set(values[a]) & set(values[b]))
-                pair_seeds[name] = common
-                if len(common) >= MIN_SEEDS:
-                    ready[name] = ([values[a][s] for s in common], [values[b][s] for s in common], k)
-                else:
-                    missing[name] = f"{len(common)} paired seeds of {a} and {b} committed (need {MIN_SEEDS})"
-            verdict, subs = sign_first(ready, alpha=alpha, missing=missing)
+        ready, missing = {}, {}
+        for name, (a, b, k) in r.named().items():
+            if a in (derived or {}) or b in (derived or {}):
+                ready[name] = (common[a], common[b], k, *level(a, b))
+                continue
+            shared = pair_seeds[name] = sorted(set(per_arm[a]) & set(per_arm[b]))
+            if len(shared) >= MIN_SEEDS:
+                ready[name] = ([per_arm[a][s] for s in shared], [per_arm[b][s] for s in shared], k)
+            else:
+                missing[name] = f"{len(shared)} paired seeds of {a} and {b} committed (need {MIN_SEEDS})"
+        verdict, subs = sign_first(ready, alpha=alpha, missing=missing)
         subs_out[r.text] = subs
         rds.append(reading(r.text, None if undecidable else {"holds": True, "fails": False}.get(verdict),
                            statuses={name: row["status"] for name, row in subs.items()}))
-    table = {k: v for k, v in printed.items() if k in values} if pair_seeds is None else {}
+    table = {k: v for k, v in printed.items() if k in common} if common else {}
     numbers |= {"measured": measured, "sub_assertions": subs_out,
-                **({"table_agreement": table_agreement(table, {k: values[k] for k in table})} if table else {}),
-                **({"seeds_per_sub_assertion": pair_seeds} if pair_seeds is not None else {}),
+                **({"table_agreement": table_agreement(table, {k: common[k] for k in table})} if table else {}),
+                **({"seeds_per_sub_assertion": pair_seeds} if any(v != seeds for v in pair_seeds.values()) else {}),
                 "measured_order": sorted(measured, key=lambda lab: measured[lab]["mean"])}
     numbers |= undecided_power(subs_out)
-    if pair_seeds is None and (pairing := build_pairing(arms, got, seeds, subs_out, derived)):
+    if common and (pairing := build_pairing(arms, got, sorted({s for v in per_arm.values() for s in v}),
+                                            subs_out, derived)):
         numbers["build_pairing"] = pairing
     failing = {f"{r.text}: {name}": row for r, subs in zip(readings, subs_out.values())
                for name, row in subs.items() if row["status"] == "fails"}

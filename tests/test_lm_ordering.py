@@ -89,6 +89,32 @@ def test_with_an_arm_missing_each_sub_assertion_is_decided_on_the_seeds_its_arms
     assert _evidence(reading).verdict == "inconclusive"
 
 
+def test_a_comparison_is_decided_on_its_own_arms_seeds_in_every_reading(monkeypatch):
+    """a and b have seeds 0-3, c only 0-2: a < b is decided on the four seeds its arms share, the
+    same row whether or not the reading also names c (a reading over every arm must not drop a
+    seed from a comparison that has it); the printed table's agreement stays on seeds 0-2, the
+    seeds every arm shares."""
+    from particles.lm.studies import Collected, get_study
+    curve = {"step": [1, 2, 3, 4, 5], "val_loss": [2.0, 1.5, 1.2, 1.1, 1.1]}
+    seeds = {"gd-lt": 4, "hb": 4, "tmm": 3}
+    # a below b by 0.01 + a seed-dependent wobble: the paired t on 3 seeds differs from that on 4
+    base = {"gd-lt": 1.00, "hb": 1.01, "tmm": 1.05}
+    monkeypatch.setattr(lm, "learned", lambda name, baseline=None: {"baseline": "gd-lt", "learned": True})
+    monkeypatch.setattr(type(get_study("main")), "collect", lambda self, variants=None, seeds_=None: Collected(
+        {v: {s: {"val_loss_full": x + (2e-3 * ((5 * s + 1) % 3) if v == "hb" else 0.0), "curves": curve}
+             for s in range(seeds[v])} for v, x in base.items()}))
+    both = Reading("a below b and c", (("a", "b", "less"), ("a", "c", "less")))
+    alone = Reading("a below b", (("a", "b", "less"),))
+    ev = _evidence([both, alone])
+    subs = ev.numbers["sub_assertions"]
+    assert subs["a below b and c"]["a < b"]["n_seeds"] == subs["a below b"]["a < b"]["n_seeds"] == 4
+    assert subs["a below b and c"]["a < b"]["mean_diff"] == subs["a below b"]["a < b"]["mean_diff"]
+    assert subs["a below b and c"]["a < c"]["n_seeds"] == 3
+    assert ev.numbers["seeds"] == [0, 1, 2]
+    assert ev.numbers["seeds_per_sub_assertion"]["a < b"] == [0, 1, 2, 3]
+    assert ev.numbers["measured"]["b"]["values"] == [1.01 + 2e-3 * ((5 * s + 1) % 3) for s in range(3)]
+
+
 def test_flatness_names_every_arm_above_the_rule(monkeypatch):
     from particles.lm.studies import Collected
     flat = {"step": [1, 2, 3, 4, 5], "val_loss": [2.0, 1.5, 1.2, 1.1, 1.1]}

@@ -265,7 +265,12 @@ SYMP_TABLE_3_ROWS = SYMP_LINEAR_ROWS | {"Presymp Euler": "symp-linear-presymp-eu
                "(above YuriiFormer, p 0.0057), plain Euler is undecided (above YuriiFormer, p 0.016 "
                "against the 0.0125 its first Holm step needs; about 4 seeds would decide), so that "
                "reading, and the claim, wait for seeds 3-4 of deep-linear's Baseline, YuriiFormer and "
-               "plain Euler (studies.PLAN)")
+               "plain Euler (studies.PLAN). Changed 27 Nov 2026 (later), after an independent referee: the "
+               "best-scheme reading decided plain Euler vs YuriiFormer on the seeds all four arms share "
+               "(0-2: p 0.016, fails) while the some-scheme reading used the seeds its arms share (0-3: "
+               "p 0.042, undecided); every comparison is now decided on its own arms' shared seeds, so "
+               "at seed 3 the best-scheme reading is undecided as well, the every-scheme reading fails "
+               "through Presymp Euler, and the claim stays inconclusive")
 def symp_table_3(budget: str) -> Evidence:
     where = dict(protocol="sympformer Table 3", source="seed 000 §6, Table 3, best")
     ev = experiment_evidence(SYMP_TABLE_3, SYMP_TABLE_3_ROWS, "deep-linear",

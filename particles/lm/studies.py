@@ -497,7 +497,8 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("deep-linear", SYMPFORMER_LINEAR_DEEP[:3], (3,)),
     ("deep", tuple(v for v in SYMPFORMER_SOFTMAX if v != "symp-softmax-presymp-etd-ab2"), (3,)),
     # at seed 3 (27 Nov 2026) only Presymp AB2's member of Table 1's some-scheme reading is
-    # undecided (above YuriiFormer, p 0.0091 against 0.01): that pair's seed 4 first
+    # undecided (above YuriiFormer, p 0.0091 against the 0.005 its first Holm step at 0.01 needs):
+    # that pair's seed 4 first
     ("deep", ("nesterov-lt", "symp-softmax-presymp-ab2"), (4,)),
     ("deep-linear", SYMPFORMER_LINEAR_DEEP[:3], (4,)),
     ("deep", tuple(v for v in SYMPFORMER_SOFTMAX
