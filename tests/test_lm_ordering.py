@@ -168,7 +168,8 @@ def test_a_printed_number_stands_for_its_rounding_interval(text, interval):
 # (`claims.sympformer.training.symp_scheme`); the whole claim fails on the runs committed 28 Nov
 # 2026 (each arm at the seeds it had then: every scheme above YuriiFormer at 0.05/5).
 # sympformer:table-3's best-scheme and every-scheme readings fail at seeds 0-2; its some-scheme
-# reading (one of the two schemes suffices, each at 0.05/2) is undecided there, so the claim is.
+# reading (one of the two schemes suffices, each at 0.05/2) is undecided there, so the claim is;
+# with seeds 3-4 of plain Euler and its rivals (committed 28 Nov 2026) every reading fails.
 SOME = "some SympFormer scheme"
 COUNTEREXAMPLES = [
     ("momentum_streams:table-2", (0, 1, 2, 3, 4), {"Vanilla < RMSProp": "fails", "HB < Vanilla": "holds"}, ()),
@@ -183,6 +184,11 @@ COUNTEREXAMPLES = [
     ("sympformer:table-3", (0, 1, 2),
      {"plain Euler < YuriiFormer": "fails", "Presymp Euler < YuriiFormer": "fails",
       "plain Euler < Baseline": "undecided"}, (SOME,)),
+    ("sympformer:table-3", {"gd-lt-linear": (0, 1, 2, 3, 4), "nesterov-lt-linear": (0, 1, 2, 3, 4),
+                            "symp-linear-plain-euler": (0, 1, 2, 3, 4),
+                            "symp-linear-presymp-euler-lookahead": (0, 1, 2)},
+     {"plain Euler < YuriiFormer": "fails", "Presymp Euler < YuriiFormer": "fails",
+      "plain Euler < Baseline": "undecided"}, ()),
     ("sympformer:table-2@linear", (0, 1, 2, 3, 4),
      {"Presymp Euler < Baseline": "fails", "Presymp Euler < YuriiFormer": "fails",
       "plain Euler < Baseline": "fails"}, ()),
