@@ -20,8 +20,15 @@ pair, the share of printed pairs reproduced, Kendall's tau with a bootstrap CI),
 into one. Where a sentence can be read more than one way, every reasonable reading is decided and
 the paper is said to be wrong only if the assertion fails under every one
 (`claims.decide_readings`); a reading that one member of a family suffices for ("some scheme of
-the five") is the union over its members, each decided at 0.05 / (number of members)
-(`one_suffices`).
+the five") is the union over its members: it holds when one member holds at 0.05 / (number of
+members) and fails when every member fails at 0.05 (`member_verdict`, `one_suffices`).
+
+A study's seeds are trained a few at a time and the ledger is regenerated as runs land, so a
+comparison is looked at with every count of paired seeds from `MIN_SEEDS` to the fewer seeds its
+two arms' studies plan (`Study.seeds`): each look may decide, and extending the seeds after an
+undecided look must not buy a verdict. Every level above is therefore spent over the looks the
+plans allow (`planned_looks`: Bonferroni over the looks; a reading at the most looks of its
+comparisons: 0.05 / 3 where both arms' study plans five seeds).
 
 Our loss per run is the final model's next-byte loss on the whole validation split
 (`val_loss_full`; the schedule decays to the last step). Every verdict states its proxy scale
@@ -49,6 +56,16 @@ from claims._stats import ALPHA, paired_difference, sign_first, table_agreement
 from particles.lm.studies import Collected, get_study
 
 MIN_SEEDS = 3
+
+
+def planned_looks(*studies) -> int:
+    """The looks at one comparison between arms of `studies` that their plans allow: one at each
+    count of paired seeds from `MIN_SEEDS` to the fewest seeds one of them plans (`Study.seeds`),
+    since the ledger is regenerated as runs land and any of those counts may decide. A comparison
+    is decided at its level / this (Bonferroni over the looks), so that adding seeds after an
+    undecided look cannot buy a verdict."""
+    return max(1, min(len(st.seeds) for st in studies) - MIN_SEEDS + 1)
+
 # A model has learned when its validation loss is at most this fraction of the corpus's unigram
 # entropy and its curve is flat: the last FLAT_TAIL of steps lower it by less than FLAT_DROP.
 LEARNED_FRACTION, FLAT_TAIL, FLAT_DROP = 0.75, 0.2, 0.02
@@ -180,21 +197,32 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
     table, reported as table agreement only. Every study's gate (`learned`) is on its baseline
     arm (`_gate_variant`); `study_name` gives the scale, configuration and deviations, the other
     studies are listed under `other_studies`. `alpha`: the family-wise level of each reading's
-    Holm family (0.05; a member of an existential reading over m members is decided at 0.05/m)."""
+    Holm family (0.05; a member of an existential reading over m members holds at 0.05/m), spent
+    over the looks the plans allow (`planned_looks`: a reading at the most of its comparisons')."""
     arms = {label: v if isinstance(v, tuple) else (study_name, v) for label, v in rows.items()}
     names = list(dict.fromkeys([study_name, *(st for st, _ in arms.values())]))
     variants = {n: list(dict.fromkeys(v for st, v in arms.values() if st == n)) for n in names}
     prot = get_protocol(protocol)
+    studies = {n: get_study(n) for n in names}
+    planned = {n: len(studies[n].seeds) for n in names}
+
+    def looks(a: str, b: str) -> int:  # a derived row pairs on the seeds every arm shares
+        return planned_looks(*(studies[st] for st, _ in (arms.values() if {a, b} & set(derived or {})
+                                                          else (arms[a], arms[b]))))
+    reading_looks = {r.text: max(looks(a, b) for a, b, _ in r.subs) for r in readings}
     criterion = (f"every sub-assertion of the quoted sentence decided on the sign of the paired "
                  f"difference over the committed seeds its two arms share, study '{', '.join(names)}' (full-split "
-                 f"validation loss; Holm over the sub-assertions of a reading at family-wise level {alpha:g}; "
+                 f"validation loss; Holm over the sub-assertions of a reading at family-wise level {alpha:.3g}"
+                 + (f" / (its looks: {', '.join(sorted({str(k) for k in reading_looks.values()}))}), Bonferroni "
+                    f"over the looks the plans allow, one at each count of paired seeds from {MIN_SEEDS} to the "
+                    f"fewer seeds its arms' studies plan ({', '.join(f'{n}: {k}' for n, k in planned.items())})"
+                    if max(reading_looks.values()) > 1 else "") + "; "
                  "'no detectable difference' when the 90% CI lies inside +-0.1% of the loss, "
                  "claims._stats.sign_first); a reading holds when every sub-assertion holds, fails "
                  "when one fails; the paper is wrong only if every reading fails. The printed "
                  "table's ordering is reported (table_agreement), never decided. Needs "
                  f">= {MIN_SEEDS} paired seeds and a learned baseline (val <= {LEARNED_FRACTION} x "
                  f"unigram entropy, last {FLAT_TAIL:.0%} of steps lower it by < {FLAT_DROP:.0%})")
-    studies = {n: get_study(n) for n in names}
     if settings.recompute:  # `--recompute`: retrain this claim's arms (every seed of the study)
         for n in names:
             studies[n].run(variants[n], recompute=True)
@@ -214,7 +242,8 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
 
     main = context(study_name)
     numbers = {"printed": printed, "source": source, "study": study_name, "config": main.pop("config"),
-               "n_seeds": len(seeds), "seeds": seeds, **main}
+               "n_seeds": len(seeds), "seeds": seeds,
+               "looks": {"planned_seeds": planned, "per_reading": reading_looks}, **main}
     if len(names) > 1:
         numbers["other_studies"] = {n: context(n) for n in names[1:]}
     undecidable = [f"{not_learned(gates[n])}" + (f" (study {n})" if len(names) > 1 else "")
@@ -254,7 +283,7 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
                 ready[name] = ([per_arm[a][s] for s in shared], [per_arm[b][s] for s in shared], k)
             else:
                 missing[name] = f"{len(shared)} paired seeds of {a} and {b} committed (need {MIN_SEEDS})"
-        verdict, subs = sign_first(ready, alpha=alpha, missing=missing)
+        verdict, subs = sign_first(ready, alpha=alpha / reading_looks[r.text], missing=missing)
         subs_out[r.text] = subs
         rds.append(reading(r.text, None if undecidable else {"holds": True, "fails": False}.get(verdict),
                            statuses={name: row["status"] for name, row in subs.items()}))
@@ -343,29 +372,48 @@ def undecided_power(sub_assertions: dict[str, dict]) -> dict:
     return {"mde": max(row["mde"] for row in undecided), "n_needed": None if None in needed else max(needed)}
 
 
+def member_verdict(corrected: Evidence, alone: Evidence) -> str:
+    """A member of an existential reading over m members, from its evidence at 0.05/m
+    (`corrected`) and at 0.05 (`alone`): "holds" when it holds at 0.05/m (Bonferroni: a false
+    "holds" of the reading needs one of the m members' tests to err), "fails" when it fails at
+    0.05 (intersection-union: the reading fails only when every member fails, so a false "fails"
+    needs the test of a member that does hold to err), else "inconclusive"."""
+    return "holds" if corrected.verdict == "holds" else "fails" if alone.verdict == "fails" else "inconclusive"
+
+
 def one_suffices(verdicts) -> bool | None:
-    """An existential reading from its members' verdicts: holds when one holds, fails when all
-    fail, else undecided."""
+    """An existential reading from its members' verdicts (`member_verdict`): holds when one holds,
+    fails when all fail, else undecided."""
     verdicts = list(verdicts)
     return True if "holds" in verdicts else False if all(v == "fails" for v in verdicts) else None
 
 
 def with_union_reading(ev: Evidence, members: dict[str, Evidence], text: str, *, at: int, sentence: str,
-                       label=lambda name: name, criterion: str = "") -> Evidence:
+                       alone: dict[str, Evidence], label=lambda name: name, criterion: str = "") -> Evidence:
     """`ev` with one more reading, `text`, at position `at` of its readings: "one member suffices",
-    the union over `members` ({name: the evidence of that member's single reading, decided at
-    0.05/m}), which holds when one member holds and fails when all fail (`one_suffices`). The
-    members' sub-assertions join `ev`'s under `label(name)`; the verdict is decided over every
-    reading (`claims.decide_readings`; `sentence`: the words the readings disagree on)."""
+    the union over the members ({name: the evidence of that member's single reading}, decided at
+    0.05/m in `members` and at 0.05 in `alone`), which holds when one member holds and fails when
+    all fail (`member_verdict`, `one_suffices`). The sub-assertions of the evidence that decided
+    each member (`alone` for a failing member, else `members`) join `ev`'s under `label(name)` and
+    its level; the verdict is decided over every reading (`claims.decide_readings`; `sentence`:
+    the words the readings disagree on)."""
+    m = len(members)
+    verdicts = {name: member_verdict(members[name], alone[name]) for name in members}
+    deciding = {name: alone[name] if v == "fails" else members[name] for name, v in verdicts.items()}
     rds = list(ev.readings)
-    rds.insert(at, reading(text, one_suffices(e.verdict for e in members.values()),
-                           statuses={name: e.verdict for name, e in members.items()}))
+    rds.insert(at, reading(text, one_suffices(verdicts.values()), statuses=verdicts))
+
+    def level(name: str, e: Evidence) -> str:  # the member's level before Holm over its sub-assertions
+        looks = max(e.numbers.get("looks", {}).get("per_reading", {}).values(), default=1)
+        per_look = f"/{looks}, over the looks" if looks > 1 else ""
+        return (f"fails at 0.05{per_look}: intersection-union" if verdicts[name] == "fails"
+                else f"at 0.05/{m}{per_look}")
     subs = {**ev.numbers.get("sub_assertions", {}), **{
-        label(name): e.numbers["sub_assertions"][e.readings[0]["reading"]]
-        for name, e in members.items() if "sub_assertions" in e.numbers}}
+        f"{label(name)} ({level(name, e)})": e.numbers["sub_assertions"][e.readings[0]["reading"]]
+        for name, e in deciding.items() if "sub_assertions" in e.numbers}}
     numbers = {k: v for k, v in ev.numbers.items() if k not in ("mde", "n_needed")}
     numbers |= {"sub_assertions": subs, **undecided_power(subs)}
-    counter = {k: v for e in (ev, *members.values()) for k, v in (e.counterexample or {}).items()}
+    counter = {k: v for e in (ev, *deciding.values()) for k, v in (e.counterexample or {}).items()}
     return decide_readings(rds, criterion=ev.criterion + criterion, numbers=numbers, counterexample=counter or None,
                            ambiguity=f"the readings of '{sentence}' disagree: " + "; ".join(
                                f"{r['reading']} -> {r['verdict']}" for r in rds))

@@ -92,20 +92,23 @@ def yurii_table_5(budget: str) -> Evidence:
     (existential: each of the six tested, the sentence holds if one is below), or every one is.
     Both share the tie-for-best sub-assertions."""
     tie = tuple((NLT, other, "not-worse") for other in STANDARD_COMPUTE if other != NLT)
-    # the existential reading is the union over the six members: each at 0.05/6 (Bonferroni)
-    ev_some = [experiment_evidence(YURII_TABLE_5, YURII_TABLE_5_ROWS, "main", protocol="yurii TinyStories",
-                                   source="seed 004 §6, Table 5, Best", alpha=ALPHA / len(EXTRA_COMPUTE),
-                                   readings=[Reading(f"tied for best; {x} below Nesterov+Lie-Trotter",
-                                                     tie + ((x, NLT, "less"),))])
-               for x in EXTRA_COMPUTE]
+
+    def members(alpha: float) -> dict[str, Evidence]:
+        return {f"tied for best; {x} below Nesterov+Lie-Trotter": experiment_evidence(
+            YURII_TABLE_5, YURII_TABLE_5_ROWS, "main", protocol="yurii TinyStories", source="seed 004 §6, Table 5, Best",
+            alpha=alpha, readings=[Reading(f"tied for best; {x} below Nesterov+Lie-Trotter", tie + ((x, NLT, "less"),))])
+            for x in EXTRA_COMPUTE}
     every = experiment_evidence(YURII_TABLE_5, YURII_TABLE_5_ROWS, "main", protocol="yurii TinyStories",
                                 source="seed 004 §6, Table 5, Best", readings=[Reading(
                                     "tied for best; every extra-compute rule below Nesterov+Lie-Trotter",
                                     tie + tuple((x, NLT, "less") for x in EXTRA_COMPUTE))])
-    return with_union_reading(every, {e.readings[0]["reading"]: e for e in ev_some},
+    # the existential reading is the union over the six members: one holds at 0.05/6 (Bonferroni),
+    # all fail at 0.05 (intersection-union)
+    return with_union_reading(every, members(ALPHA / len(EXTRA_COMPUTE)),
                               "tied for best, and some extra-compute rule is below Nesterov+Lie-Trotter (one of "
-                              "the six suffices; each decided at family-wise level 0.05/6, Bonferroni over the "
-                              "six)", at=0, sentence="can achieve lower losses")
+                              "the six suffices; a rule holds at family-wise level 0.05/6, Bonferroni over the "
+                              "six, and fails at 0.05, intersection-union)", at=0, sentence="can achieve lower losses",
+                              alone=members(ALPHA))
 
 
 # ------------------------------------------------------------------- seed 004 §6: the same compute
