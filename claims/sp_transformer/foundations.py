@@ -13,6 +13,7 @@ import torch
 from scipy.linalg import expm, schur
 
 from claims import Evidence, claim, decide, decide_readings, reading
+from claims._ledger import RoundingLevel
 from claims.sp_transformer.theorems import F64, SEED, _pfaffian, generator
 from particles.sympnet import GradientLayer
 from theory import symplectic as sy
@@ -256,7 +257,8 @@ def eq_6_convex(budget: str) -> Evidence:
                    "(the T columns of softmax(C))",
         criterion="columns of softmax(ZᵀAZ) sum to 1 (to 1e-14) with entries >= 0, each output column is "
                   "the same convex combination of the inputs, and ‖y(2Z) − 2y(Z)‖∞ > 0.1 (nonlinear)",
-        numbers={"max_column_sum_error": worst_sum, "min_weight": min_entry, "convex_combination_error": hull,
+        numbers={"max_column_sum_error": worst_sum, "min_weight": min_entry, "convex_combination_error":
+                 RoundingLevel(hull, 1e-14) if hull < 1e-14 else hull,
                  "min_nonlinearity_gap": nonlinear},
         counterexample={"d": d, "T": T, "columns_of_softmax_C": T, "column_length": T})
 
