@@ -217,7 +217,7 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
                     f"over the looks the plans allow, one at each count of paired seeds from {MIN_SEEDS} to the "
                     f"fewer seeds its arms' studies plan ({', '.join(f'{n}: {k}' for n, k in planned.items())})"
                     if max(reading_looks.values()) > 1 else "") + "; "
-                 "'no detectable difference' when the 90% CI lies inside +-0.1% of the loss, "
+                 "'no detectable difference' when the (1 - 2 x level) CI, the 90% CI at 0.05, lies inside +-0.1% of the loss, "
                  "claims._stats.sign_first); a reading holds when every sub-assertion holds, fails "
                  "when one fails; the paper is wrong only if every reading fails. The printed "
                  "table's ordering is reported (table_agreement), never decided. Needs "
@@ -283,7 +283,9 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
                 ready[name] = ([per_arm[a][s] for s in shared], [per_arm[b][s] for s in shared], k)
             else:
                 missing[name] = f"{len(shared)} paired seeds of {a} and {b} committed (need {MIN_SEEDS})"
-        verdict, subs = sign_first(ready, alpha=alpha / reading_looks[r.text], missing=missing)
+        k = reading_looks[r.text]  # a plan extended to n seeds looks once more per seed beyond its own
+        verdict, subs = sign_first(ready, alpha=alpha / k, missing=missing,
+                                   alpha_at=lambda n, k=k: alpha / max(k, n - MIN_SEEDS + 1))
         subs_out[r.text] = subs
         rds.append(reading(r.text, None if undecidable else {"holds": True, "fails": False}.get(verdict),
                            statuses={name: row["status"] for name, row in subs.items()}))
@@ -404,12 +406,13 @@ def with_union_reading(ev: Evidence, members: dict[str, Evidence], text: str, *,
     rds.insert(at, reading(text, one_suffices(verdicts.values()), statuses=verdicts))
 
     def level(name: str, e: Evidence) -> str:  # the member's level before Holm over its sub-assertions
-        looks = max(e.numbers.get("looks", {}).get("per_reading", {}).values(), default=1)
-        per_look = f"/{looks}, over the looks" if looks > 1 else ""
-        return (f"fails at 0.05{per_look}: intersection-union" if verdicts[name] == "fails"
-                else f"at 0.05/{m}{per_look}")
+        k = max(e.numbers.get("looks", {}).get("per_reading", {}).values(), default=1)
+        looks = f"/{k}" if k > 1 else ""
+        over = f" and {k} looks" if k > 1 else ""
+        return (f"fails at 0.05{looks}: intersection-union" + (f", over {k} looks" if k > 1 else "")
+                if verdicts[name] == "fails" else f"at 0.05/{m}{looks}: Bonferroni over {m} members{over}")
     subs = {**ev.numbers.get("sub_assertions", {}), **{
-        f"{label(name)} ({level(name, e)})": e.numbers["sub_assertions"][e.readings[0]["reading"]]
+        f"{label(name)}; {level(name, e)}": e.numbers["sub_assertions"][e.readings[0]["reading"]]
         for name, e in deciding.items() if "sub_assertions" in e.numbers}}
     numbers = {k: v for k, v in ev.numbers.items() if k not in ("mde", "n_needed")}
     numbers |= {"sub_assertions": subs, **undecided_power(subs)}

@@ -20,6 +20,7 @@ agrees, fails when one is reversed or smaller, and is inconclusive otherwise.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from scipy import stats
@@ -38,18 +39,23 @@ def mde(sd: float, n: int, alpha: float = ALPHA, power: float = POWER) -> float:
     return float((stats.t.ppf(1 - alpha / 2, df) + stats.t.ppf(power, df)) * sd / math.sqrt(n))
 
 
-def n_needed(sd: float, effect: float, alpha: float = ALPHA, power: float = POWER) -> int | None:
-    """The smallest n with `mde(sd, n) <= effect` (None beyond N_MAX seeds: no practical n)."""
+def n_needed(sd: float, effect: float, alpha: float | Callable[[int], float] = ALPHA,
+             power: float = POWER) -> int | None:
+    """The smallest n with `mde(sd, n) <= effect` (None beyond N_MAX seeds: no practical n).
+    `alpha` may be a function of n, the level a sample of n seeds would be decided at (a plan
+    extended to n seeds spends its level over more looks: `claims._experiment.planned_looks`);
+    it must fall slower than the mde, as alpha / n does."""
     if effect <= 0 or not math.isfinite(effect):
         return None
     if sd == 0:
         return 2
+    level = alpha if callable(alpha) else (lambda n: alpha)
     lo, hi = 2, N_MAX
-    if mde(sd, hi, alpha, power) > effect:
+    if mde(sd, hi, level(hi), power) > effect:
         return None
     while lo < hi:
         mid = (lo + hi) // 2
-        lo, hi = (lo, mid) if mde(sd, mid, alpha, power) <= effect else (mid + 1, hi)
+        lo, hi = (lo, mid) if mde(sd, mid, level(mid), power) <= effect else (mid + 1, hi)
     return lo
 
 
@@ -135,9 +141,10 @@ def decide(comparisons: dict[str, dict], alpha: float = ALPHA) -> tuple[str, dic
 #                             sub-assertions) and the mean is on the asserted side: the CI at
 #                             the adjusted level lies on that side
 #   fails                     the same, on the other side
-#   no detectable difference  not the above, and the 90% CI lies inside +-margin (two one-sided
-#                             tests at 0.05: equivalence), margin = EQUIVALENCE_MARGIN x the
-#                             pair's mean loss
+#   no detectable difference  not the above, and the (1 - 2 alpha) CI lies inside +-margin (two
+#                             one-sided tests at the family's level alpha: equivalence; the 90%
+#                             CI at 0.05, wider where alpha is spent over members or looks),
+#                             margin = EQUIVALENCE_MARGIN x the pair's mean loss
 #   undecided                 otherwise; n_needed = seeds at which the MDE reaches the observed
 #                             |mean d| (or the margin, whichever is larger)
 #
@@ -155,7 +162,8 @@ SUB_KINDS = ("less", "not-worse")
 
 
 def sign_first(subs: dict[str, tuple], alpha: float = ALPHA,
-               margin: float = EQUIVALENCE_MARGIN, missing: dict[str, str] | None = None) -> tuple[str, dict[str, dict]]:
+               margin: float = EQUIVALENCE_MARGIN, missing: dict[str, str] | None = None,
+               alpha_at: Callable[[int], float] | None = None) -> tuple[str, dict[str, dict]]:
     """Decide sub-assertions {name: (a_values, b_values, kind[, level])} (paired per seed; the text
     asserts a below b: kind "less", or a not above b by more than the margin: "not-worse") by the
     rule above. The margin is `margin` times the pair's mean level, or times `level` where given:
@@ -163,7 +171,9 @@ def sign_first(subs: dict[str, tuple], alpha: float = ALPHA,
     diagnostic that can be negative), whose own level would make the margin meaningless. Returns the claim's verdict and one row per sub-assertion: mean difference d = b - a,
     its 95% CI, the margin, the Holm decision, `status` and (undecided) `n_needed`. `missing`
     names sub-assertions without enough runs ({name: why}): undecided, and counted in the Holm
-    family with p = 1 (so the others are corrected for them too)."""
+    family with p = 1 (so the others are corrected for them too). `alpha_at(n)`: the family's
+    level were its sample extended to n seeds (default `alpha` at every n), at which `n_needed`
+    is found."""
     rows, family = {}, {}
     for name, why in (missing or {}).items():
         rows[name] = {"status": "undecided", "why": why}
@@ -193,20 +203,21 @@ def sign_first(subs: dict[str, tuple], alpha: float = ALPHA,
         n, mean, sd, margin_abs = row["n_seeds"], row["mean_diff"], row["sd_diff"], row["margin"]
         se = sd / math.sqrt(n) if n > 1 else math.nan
         if n >= 2 and se > 0:
-            half90 = float(stats.t.ppf(1 - alpha, n - 1) * se)
-            ci90 = [mean - half90, mean + half90]
+            half_tost = float(stats.t.ppf(1 - alpha, n - 1) * se)
+            ci_tost = [mean - half_tost, mean + half_tost]
         else:
-            ci90 = [mean, mean]
+            ci_tost = [mean, mean]
         if row["kind"] == "less":
             status = ("holds" if mean > 0 else "fails") if rejected[name] else (
-                "no detectable difference" if -margin_abs < ci90[0] and ci90[1] < margin_abs else "undecided")
+                "no detectable difference" if -margin_abs < ci_tost[0] and ci_tost[1] < margin_abs else "undecided")
         else:
             fails = n >= 2 and ((se > 0 and float(stats.t.cdf((mean + margin_abs) / se, n - 1)) < alpha / m)
                                 or (se == 0 and mean < -margin_abs))
             status = "holds" if rejected[name] else "fails" if fails else "undecided"
-        row |= {"ci90": ci90, "status": status, "mde": mde(sd, n, alpha / m)}
+        row |= {"ci_tost": ci_tost, "status": status, "mde": mde(sd, n, alpha / m)}
         if status == "undecided":
-            row["n_needed"] = n_needed(sd, max(abs(mean), margin_abs), alpha / m)
+            row["n_needed"] = n_needed(sd, max(abs(mean), margin_abs),
+                                       (lambda k: alpha_at(k) / m) if alpha_at else alpha / m)
     statuses = [r["status"] for r in rows.values()]
     verdict = ("fails" if "fails" in statuses else
                "holds" if statuses and all(s == "holds" for s in statuses) else "inconclusive")

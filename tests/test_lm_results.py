@@ -76,6 +76,9 @@ def test_every_committed_result_is_valid_for_its_study():
         assert r["data"]["sha256"] == lm_data.SHAKESPEARE_SHA256
         assert all(k in r for k in PROVENANCE) and r["commit"] != "unknown"
         assert len(r["curves"]["val_loss"]) == -(-cfg.steps // cfg.eval_interval)
+        # the looks at a comparison are counted on its studies' plans (claims._experiment.planned_looks):
+        # a plan may grow, never drop a run it has committed (which would lower the looks it spent)
+        assert r["variant"] in study.variants and r["seed"] in study.seeds, path
 
 
 def test_the_committed_honesty_run_is_reproduced():

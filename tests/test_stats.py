@@ -41,6 +41,22 @@ def test_mde_is_detected_with_the_stated_power(sd, n):
     assert needed is not None and needed <= n and mde(sd, needed) <= effect
 
 
+@settings(deadline=None)
+@given(sd=st.floats(1e-4, 1e-1), ratio=st.floats(0.3, 3.0), looks=st.integers(1, 6))
+def test_seeds_beyond_a_plan_are_found_at_the_level_of_the_looks_they_add(sd, ratio, looks):
+    """n_needed at the level a plan extended to n seeds has (0.05 over max(looks, n - 2) looks) is
+    the fewest seeds whose mde at that level reaches the effect: never fewer than at the plan's
+    own level, and the same when that many seeds lie within the plan (effects of 0.3-3 sd: below,
+    the looks the seeds add grow past N_MAX seeds, no practical n)."""
+    effect = ratio * sd
+    at = lambda n: 0.05 / max(looks, n - 2)  # noqa: E731
+    fixed, grown = n_needed(sd, effect, 0.05 / looks), n_needed(sd, effect, at)
+    assert fixed is not None and grown is not None and grown >= fixed
+    assert mde(sd, grown, at(grown)) <= effect < mde(sd, grown - 1, at(grown - 1))
+    if grown - 2 <= looks:
+        assert grown == fixed
+
+
 def test_holm_steps_down_and_stops_at_the_first_kept_hypothesis():
     assert holm({"a": 0.001, "b": 0.02, "c": 0.04}) == {"a": True, "b": True, "c": True}
     assert holm({"a": 0.001, "b": 0.03, "c": 0.04}) == {"a": True, "b": False, "c": False}

@@ -231,7 +231,7 @@ def _readings_evidence(readings: dict[str, tuple[dict, dict]], why: str | None, 
 
 SIGN_RULE = ("each sub-assertion decided on the sign of the paired difference over the committed seeds "
              "(claims._stats.sign_first: Holm over a reading's sub-assertions at family-wise level 0.05; "
-             "'no detectable difference' when the 90% CI lies inside +-0.1% of the level); a reading "
+             "'no detectable difference' when the (1 - 2 x level) CI, the 90% CI at 0.05, lies inside +-0.1% of the level); a reading "
              "holds when every sub-assertion holds, fails when one fails; the paper is wrong only if "
              f"every reading fails. Needs >= {MIN_SEEDS} paired seeds and a learned baseline")
 

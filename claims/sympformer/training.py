@@ -103,8 +103,8 @@ def with_some_scheme(ev: Evidence, members: dict[str, Evidence], alone: dict[str
             f"holds at family-wise 0.05/{m}, Bonferroni over the {NUMBER_WORDS[m]}, and fails at 0.05, "
             f"intersection-union)")
     return with_union_reading(ev, members, text, at=1, sentence="the SympFormer outperforms", criterion=criterion,
-                              alone=alone, label=lambda s: (f"{s} below Baseline and YuriiFormer (a member of the "
-                                                            f"some-scheme reading)"))
+                              alone=alone, label=lambda s: f"{s} below Baseline and YuriiFormer, a member of the "
+                                                           "some-scheme reading")
 
 
 @claim("sympformer:table-1", locator="§6 (opening), §7; Table 1 (softmax attention)",
@@ -140,10 +140,13 @@ def with_some_scheme(ev: Evidence, members: dict[str, Evidence], alone: dict[str
                "0.05/3/2 = 0.0083) leaves every member failing; the ledger's 0.05/5 is the "
                "conservative side. 7 Dec 2026, the rule as that argument gives it, no verdict changed: "
                "a member now fails at 0.05 (intersection-union) and holds at 0.05/5, and every level is "
-               "spent over `deep`'s three planned looks (seeds 3, 4 and 5: claims._experiment.planned_looks); "
+               "spent over `deep`'s three planned looks (at 3, 4 and 5 paired seeds: claims._experiment.planned_looks); "
                "every member still fails (largest p 0.0017 against the 0.0083 of Holm's first step at "
                "0.05/3), while Presymp ETD-AB2 above the Baseline (p 0.043) is no longer decided, so the "
-               "best-scheme reading fails on YuriiFormer alone")
+               "best-scheme reading fails on YuriiFormer alone. This fail rests on the intersection-union rule: "
+               "with members failing at 0.05/5/3 instead (the looks alone), Presymp AB2 (p 0.00171 against "
+               "Holm's first step 0.00167) would be undecided and the some-scheme reading inconclusive (an "
+               "independent referee's recomputation from the result files, 7 Dec 2026)")
 def symp_table_1(budget: str) -> Evidence:
     """Three readings of "the SympFormer outperforms the baseline and the Yuriiformer": Table 1's
     best scheme (Presymp ETD-AB2, printed 1.84 against the Baseline's 2.45), some scheme of the
@@ -303,7 +306,7 @@ SYMP_TABLE_3_ROWS = SYMP_LINEAR_ROWS | {"Presymp Euler": "symp-linear-presymp-eu
                "allows, three for `deep-linear`'s five planned seeds. Plain Euler above YuriiFormer (p "
                "0.0115 at 5 seeds) is undecided at Holm's first step 0.05/3/2 = 0.0083 and cannot be "
                "decided within the plan; Presymp Euler above YuriiFormer (p 0.0057 at 3 seeds) fails as a "
-               "member (0.05/3/2, intersection-union) but not inside the best- or every-scheme reading's "
+               "member (0.05/3/2, intersection-union) but not inside the every-scheme reading's "
                "Holm family of four (0.0042); its seeds 3-4 (studies.PLAN) would decide the every-scheme "
                "reading, not the some-scheme one, so the claim is undecided at proxy scale")
 def symp_table_3(budget: str) -> Evidence:
