@@ -66,6 +66,7 @@ def planned_looks(*studies) -> int:
     undecided look cannot buy a verdict."""
     return max(1, min(len(st.seeds) for st in studies) - MIN_SEEDS + 1)
 
+
 # A model has learned when its validation loss is at most this fraction of the corpus's unigram
 # entropy and its curve is flat: the last FLAT_TAIL of steps lower it by less than FLAT_DROP.
 LEARNED_FRACTION, FLAT_TAIL, FLAT_DROP = 0.75, 0.2, 0.02
