@@ -176,6 +176,19 @@ def test_order_three_explicit_two_step_method_is_not_zero_stable():
 # ------------------------------------------------------------------ bad input
 
 
+def test_ab2_order_sentence_is_ambiguous_between_its_admitted_readings():
+    """'the best order achievable by an explicit two-step multistep method' (seed 000 §2): over
+    every explicit two-step method it fails (order 3, not zero-stable), for the zero-stable ones it
+    holds (Dahlquist); the Adams reading narrows it to a class the text does not name (R4, shown,
+    not counted: referees C and D, 7 Dec 2026)."""
+    import claims
+    result = claims.run(claims.load(["sympformer"])["sympformer:ab2-optimal-order"], "quick")
+    any_method, zero_stable, adams = result.evidence.readings
+    assert (any_method["verdict"], zero_stable["verdict"]) == ("fails", "holds")
+    assert "not_admitted" not in any_method and "not_admitted" not in zero_stable
+    assert adams["not_admitted"].startswith("R4") and result.kind == "ambiguity" and result.as_expected
+
+
 def test_bad_input_raises_naming_the_parameter():
     with pytest.raises(ValueError, match="kind"):
         S.damping("cosine")

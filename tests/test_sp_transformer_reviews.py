@@ -24,6 +24,8 @@ REJUDGED = {
     "fig-7-horizons": ("holds", [None, "invented", "invented"]),
     "symplectic-integrators": ("holds", ["invented", None]),
     "psd-downscaling": ("holds", [None, "invented"]),
+    # 7 Dec 2026, referees C and D: 'in the interval [0,4]' gives no endpoint convention
+    "k-3.5-training-set": ("holds", ["invented", None, None]),
 }
 
 

@@ -6,6 +6,7 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
+import claims
 from claims.sympformer.consistency import (BASELINE, TABLES, YURII, _setting_readings, below, interval,
                                            outperform_readings, sympformer_rows)
 
@@ -28,25 +29,30 @@ def test_below_is_decided_only_outside_the_rounding_intervals(a, b):
         assert result is None  # the same printed number: undecided, never counted
 
 
-def test_appendix_b_minimum_lr_is_one_setting_only_as_an_overridden_default():
+def test_appendix_b_minimum_lr_describes_no_reported_run_under_either_reading():
     """Counterexample of sympformer:appendix-b-min-lr as printed: 0.1×peak in the general text, 0.4
-    in each of the three tables; read as a default each table overrides it holds, and no reported
-    experiment uses it. That reading adds a qualifier the text does not print (R4, issue 38): the
-    claim marks it a rescue, so the sentence is a misprint for 0.4×peak."""
+    in each of the three tables. Read as every run's setting it conflicts with all three; read as a
+    default each table overrides ("We train ... with" says what was done) no reported experiment
+    uses it. Both readings admitted and failing, one rule with appendix-b-scalar-lr (7 Dec 2026):
+    a misprint for 0.4×peak."""
     general, per_table = _setting_readings("min_lr_ratio")
-    assert general["verdict"] == "fails" and per_table["verdict"] == "holds"
+    assert general["verdict"] == "fails" and per_table["verdict"] == "fails"
     assert "not_admitted" not in general and "not_admitted" not in per_table
-    _, rescue = _setting_readings("min_lr_ratio", default_not_admitted="rescue")
-    assert rescue["verdict"] == "holds" and rescue["not_admitted"].startswith("R4")
+    result = claims.run(claims.load(["sympformer"])["sympformer:appendix-b-min-lr"], "quick")
+    assert result.kind == "misprint" and result.as_expected
     assert set(general["per_table"].values()) == {"0.4"}
     assert per_table["tables_using_the_default"] == []
     assert per_table["tables_overriding"] == {"Table 1": "0.4", "Table 2": "0.4", "Table 3": "0.4"}
 
 
 def test_appendix_b_scalar_boost_is_table_1s_default():
+    """The same two readings of the 5x boost: Table 1 states no multiplier, so the default reading
+    holds by its run, while every run's setting fails against the 100x of Tables 2-3: an ambiguity."""
     general, per_table = _setting_readings("scalar_lr_multiplier")
     assert general["verdict"] == "fails" and per_table["verdict"] == "holds"
     assert per_table["tables_using_the_default"] == ["Table 1"]
+    result = claims.run(claims.load(["sympformer"])["sympformer:appendix-b-scalar-lr"], "quick")
+    assert result.kind == "ambiguity" and result.as_expected
 
 
 def test_two_softmax_variants_are_above_the_baseline_in_table_1():

@@ -39,12 +39,16 @@ __all__ = ["DEPARTURES_7AB", "DEPARTURES_7CD", "combine", "recipe_flatness", "se
                "assumed linspace(0, 4, 40) and called the authors' explicit statement about their own "
                "data an error; the grids 0, 0.1, ..., 3.9 and 0.1, ..., 4.0 are also 40 equally spaced "
                "values in [0, 4], and under both 3.5 is a training value. Our experiment trains on "
-               "linspace(0, 4, 40), a stated deviation of fig-7ab/fig-7cd")
+               "linspace(0, 4, 40), a stated deviation of fig-7ab/fig-7cd. Changed 7 Dec 2026, ambiguity "
+               "-> holds, two further referees agreeing: 'in the interval [0,4]' does not say 'from 0 to "
+               "4', so the both-endpoints grid adds an endpoint convention the text does not give (R3, "
+               "shown, not counted), and nothing printed fixes the grid against the authors' note on "
+               "their own training set")
 def k_in_training_set(budget: str) -> Evidence:
-    """'40 equally-spaced values in the interval [0, 4]' leaves the grid open: both endpoints
-    (linspace(0, 4, 40), spacing 4/39), or a step of 0.1 from either end (0, ..., 3.9 or 0.1, ...,
-    4.0). Each reading is decided by whether 3.5 is on its grid (to 1e-12: the grids' rounding is
-    ~1e-15)."""
+    """'40 equally-spaced values in the interval [0, 4]' leaves the grid open: a step of 0.1 from
+    either end (0, ..., 3.9 or 0.1, ..., 4.0), or both endpoints (linspace(0, 4, 40), spacing 4/39:
+    an endpoint convention the text does not give, shown, not counted). Each reading is decided by
+    whether 3.5 is on its grid (to 1e-12: the grids' rounding is ~1e-15)."""
     grids = {"both endpoints: numpy.linspace(0, 4, 40), spacing 4/39": oscillator.K_TRAIN,
              "step 0.1 from 0: 0, 0.1, ..., 3.9": np.arange(40) * 0.1,
              "step 0.1 to 4: 0.1, 0.2, ..., 4.0": (np.arange(40) + 1) * 0.1}
@@ -53,17 +57,16 @@ def k_in_training_set(budget: str) -> Evidence:
         assert len(grid) == 40 and grid.min() >= 0 and grid.max() <= 4 + 1e-12
         gap = float(np.min(np.abs(grid - oscillator.K_TEST)))
         gaps[text] = gap
-        rds.append(reading(text, gap < 1e-12, gap=gap))
+        # 'in the interval [0,4]' is not 'from 0 to 4': the endpoints are a convention the text does not give
+        rds.append(reading(text, gap < 1e-12, gap=gap,
+                           not_admitted="invented" if text.startswith("both endpoints") else None))
     spacing = float(oscillator.K_TRAIN[1] - oscillator.K_TRAIN[0])
     nearest = float(oscillator.K_TRAIN[np.argmin(np.abs(oscillator.K_TRAIN - oscillator.K_TEST))])
     return decide_readings(
         rds, criterion="per reading of the grid: 3.5 is a training value iff min_j |k_j - 3.5| < 1e-12",
         numbers={"gaps": gaps, "linspace_spacing": spacing, "linspace_nearest_training_k": nearest,
                  "index_3.5_over_linspace_spacing": oscillator.K_TEST / spacing,
-                 "our_experiment_grid": "numpy.linspace(0, 4, 40): 3.5 is not a training value there"},
-        ambiguity="'40 equally-spaced values in the interval [0,4]': with both endpoints (spacing 4/39) "
-                  "3.5 is not on the grid (nearest 136/39 ~ 3.487); with a step of 0.1 from either end it "
-                  "is, as the text below fig. 7 says. Stating the grid would settle it")
+                 "our_experiment_grid": "numpy.linspace(0, 4, 40): 3.5 is not a training value there"})
 
 
 

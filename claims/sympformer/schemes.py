@@ -374,7 +374,7 @@ def ab2_optimal_order(budget: str) -> Evidence:
                 order3_exists and not order3_zero_stable and ab2_zero_stable and ab2_is_adams),
         reading("explicit two-step Adams methods (ρ(ζ) = ζ² − ζ): the order conditions leave only "
                 "AB-2, of order exactly 2", ab2_is_adams and adams_C3 is not None and adams_C3 != 0,
-                error_constant_C3=str(adams_C3)),
+                error_constant_C3=str(adams_C3), not_admitted="rescue"),
     ]
     return decide_readings(
         readings, order3_exists and not order3_zero_stable and diverges,
@@ -392,8 +392,9 @@ def ab2_optimal_order(budget: str) -> Evidence:
                    "two-step method (Dahlquist's first barrier)",
         ambiguity="order 3 is achievable by an explicit two-step method, y_{n+2} + 4y_{n+1} − 5y_n "
                   "= h(4f_{n+1} + 2f_n), which is not zero-stable and diverges; the sentence holds "
-                  "for zero-stable (convergent) methods, the setting of the cited Dahlquist barrier, "
-                  "and for Adams methods. The authors could say 'zero-stable'")
+                  "for zero-stable (convergent) methods, the setting of the cited Dahlquist barrier "
+                  "(and for Adams methods, a class the sentence does not name). The authors could say "
+                  "'zero-stable'")
 
 
 @claim("sympformer:oracle-calls-text", locator="Section 2, paragraph before eq. (17)",

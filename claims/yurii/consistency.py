@@ -240,9 +240,17 @@ def lie_trotter_vs_euler(budget: str) -> Evidence:
 @claim("yurii:lie-trotter-gap-owt", locator="§5.4 (Discussion)",
        statement="the superiority of Lie-Trotter over Euler is less pronounced on OpenWebText than "
                  "on TinyStories (Tables 2-3)",
-       method="consistency", expect="holds",
+       method="consistency", expect="inconclusive",
        paper_text=r"We observe that Lie-Trotter splitting consistently outperforms Euler discretization. "
-                  r"This superiority is less pronounced for OWT than for TinyStories.")
+                  r"This superiority is less pronounced for OWT than for TinyStories.",
+       referee="changed 7 Dec 2026, ambiguity -> inconclusive, two further referees agreeing (referee B "
+               "of issue 38 had said the same of both readings): the two readings that held are rescues "
+               "(R4, shown, not counted): the momentum templates only are a subset of the templates the "
+               "previous sentence calls 'consistently' better, and OWT's two model sizes pooled are a mean "
+               "the paper never reports (Table 3 prints them apart). Of the admitted readings, in nats "
+               "and template by template (GD's gap 0.09% on TinyStories against 0.8% and 0.4% on OWT) the "
+               "sentence fails, and the mean relative gap over the templates is undecided at the printed "
+               "rounding (OWT small 1.12-1.19% against TinyStories 1.12-1.30%)")
 def lie_trotter_gap_owt(budget: str) -> Evidence:
     gaps = {(t, d): _split_gap_bounds(t, *DATASETS[d]) for t in ("GD", "Polyak", "Nesterov") for d in DATASETS}
 
@@ -276,9 +284,9 @@ def lie_trotter_gap_owt(budget: str) -> Evidence:
                 False if False in per_template else None if None in per_template else True,
                 per_template=dict(zip(all3, per_template))),
         reading("relative to the loss, for the momentum templates (Polyak, Nesterov)",
-                smaller_on_owt("relative", momentum)),
+                smaller_on_owt("relative", momentum), not_admitted="rescue"),
         reading("relative to the loss, the mean over the three templates and OWT as one corpus (its two "
-                "sizes pooled)", pooled_owt_smaller(),
+                "sizes pooled)", pooled_owt_smaller(), not_admitted="rescue",
                 owt_pooled=[round(pooled("OWT", i), 5) for i in (0, 2)],
                 tinystories=[round(pooled("TinyStories", i), 5) for i in (0, 2)]),
     ]
@@ -288,15 +296,7 @@ def lie_trotter_gap_owt(budget: str) -> Evidence:
                   "when its mean gap is smaller on both OWT sizes than on TinyStories for every value "
                   "in the box, fails when one OWT size is at least as large for every value, and is "
                   "undecided otherwise",
-        numbers={"gaps": {f"{t} | {d}": g for (t, d), g in gaps.items()}},
-        ambiguity="relative to the loss, the Lie-Trotter advantage of the momentum templates is "
-                  "smaller on OWT (Polyak and Nesterov: 1.8% on TinyStories, 1.3% and 0.9% on OWT "
-                  "small/medium); in nats it is larger on OWT (0.013 vs 0.034 and 0.020 averaged over "
-                  "the templates), the GD rows reverse it (0.09% vs 0.8% and 0.4%), and averaged over "
-                  "all three templates the OWT-small comparison (1.21% vs 1.15%) is inside the printed "
-                  "rounding, while OWT as one corpus (its two sizes pooled) has the smaller relative "
-                  "gap (0.91-0.98% against 1.12-1.30% over the rounding). The sentence should say "
-                  "which gap it means")
+        numbers={"gaps": {f"{t} | {d}": g for (t, d), g in gaps.items()}})
 
 
 def _polyak_numbers() -> dict:
