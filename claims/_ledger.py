@@ -416,8 +416,8 @@ _REGISTRY: dict[str, Claim] = {}
 @functools.lru_cache(maxsize=None)
 def reviews(paper: str) -> dict[str, dict]:
     """The independent re-judgements of a paper's claims (issue 38), committed as
-    ``claims/<paper>/reviews.json``: per claim id, each referee's finding ("A", "B"; "C", "D" where
-    two further referees re-judged it, 7 Dec 2026: a class changes only where both agree), the class
+    ``claims/<paper>/reviews.json``: per claim id, each referee's finding ("A", "B"; "C" to "F" where
+    further referees re-judged it, 7 Dec 2026: docs/rejudging.md), the class
     decided ("decided") and the rule that decided it ("rule"), and for a misprint or erratum what
     is printed, what it should read, where the paper shows the intended form and the root cause.
     {} when the paper has none."""
@@ -468,7 +468,7 @@ def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
                        repeats=repeats, referee=referee, extension=extension,
                        slip=slip or _slip_from_review(id, found),
                        review=review or (None if found is None else {
-                           k: found[k] for k in ("A", "B", "C", "D", "decided", "rule") if found.get(k)})))
+                           k: found[k] for k in ("A", "B", "C", "D", "E", "F", "decided", "rule") if found.get(k)})))
         return check
 
     return wrap

@@ -263,30 +263,12 @@ TMM_CORRECTION = (
     "reparametrization (it may matter for training, not for what the architecture can express)")
 
 
-@claim("momentum_streams:tmm-larger-class-text", locator="§3.2, App. A.2, Remark F.5",
-       statement="learning ν gives TMM a larger second-order update/filter class than "
-                 "Nesterov/YuriiFormer",
-       method="property", expect="holds-with-correction", threads=1,
-       paper_text=r"TMM extends Nesterov with a second scalar \nu_{k} that decouples the "
-                  r"gradient-evaluation lookahead from the iterate update, x_{k+1}=x_{k}+\nu_{k}"
-                  r"v_{k+1}. This gives a larger second-order update family; in the local analysis "
-                  r"below, setting \nu_{k}\equiv 1 recovers the YuriiFormer/Nesterov-style update. "
-                  r"(§3.2) [...] NAG corresponds to \nu_{k}\equiv 1. In the layer-indexed lift, this "
-                  r"containment is the main architectural point: the TMM template can recover the "
-                  r"Nesterov/YuriiFormer update while learning a larger second-order filter class. "
-                  r"(App. A.2) [...] The TMM-vs-YuriiFormer statement is an expressivity "
-                  r"containment result: TMMFormer can recover YuriiFormer by setting \nu_{\ell}=1, "
-                  r"while learning \nu_{\ell} gives a larger second-order filter class. (Remark F.5)",
-       referee="changed (was holds, ambiguous; issue 38, both referees: erratum, R1): LN_v is 'a "
-               "dedicated auxiliary LayerNorm' (§3) whose gains are trained (D.3 'LayerNorm gains: "
-               "AdamW'), one per substep (D.7 'two extra LayerNorms per block'); the gain-free LN "
-               "is App. E's analysis device. With the gain, W_s = ν_{s−1}V_s turns TMMFormer into "
-               "YuriiFormer with (μ/ν_{s−1}, β/ν_{s−1}, γ) and LN_v gain ν_s g_s, exactly (measured "
-               "on the project's float64 blocks to a few ulps); the optimizer form and F.3's "
-               "filters reduce the same way. The old holding readings were the gain-free LN_v (not "
-               "the paper's LN_v) and the joint-state map (not a filter class): both not admitted "
-               "(R1); ranges of the rescaled scalars the text does not state would be a rescue (R4)")
-def tmm_larger_class(budget: str) -> Evidence:
+@functools.lru_cache(maxsize=None)
+def tmm_nag_substitution(budget: str) -> dict:
+    """TMM against NAG/YuriiFormer under the derived substitutions (`tmm-larger-class-text`,
+    `tmm-larger-family-text`): F.3's filters, A.2's iterates on a non-quadratic f, the project's
+    float64 TMMFormer and YuriiFormer blocks, and what the readings not admitted there rest on
+    (the gain-free LN_v, the joint-state map, the ranges of the rescaled scalars)."""
     # setup: a smooth convex non-quadratic f, row-wise on T = 4 tokens of width 6
     rng = np.random.default_rng(5)
     A = rng.standard_normal((12, 6))
@@ -364,47 +346,125 @@ def tmm_larger_class(budget: str) -> Evidence:
     # iterates force β' = ν_kβ_k/ν_{k−1}, > 1 when ν_k/ν_{k−1} > 1/β_k
     image = R.Momentum.from_effective(*R.triple_momentum(0.9, 0.5, 0.2, 0.5).effective)
     beta_image = _as_nag([R.triple_momentum(0.5, 0.5, 0.2, 0.5), R.triple_momentum(0.5, 0.5, 0.2, 2.0)])[1].b
+    return {"filt": filt, "opt": opt, "filters_equal": filters_equal, "iterates_equal": iterates_equal,
+            "n_members": n_members, "architecture_draws": len(ulps), "arch_ulps": arch_ulps,
+            "identity": identity, "form_a": form_a, "arch_equal": arch_equal, "image": image,
+            "beta_image": beta_image, "joint_state": joint_state, "ln_image": ln_image,
+            "ln_nag_step": ln_nag_step, "ln_tmm_step": ln_tmm_step}
+
+
+@claim("momentum_streams:tmm-larger-family-text", locator="§3.2 (with App. A.1's NAG)",
+       statement="TMM's second scalar ν gives a larger second-order update family than Nesterov's",
+       method="property", expect="holds", threads=1,
+       paper_text=r"TMM extends Nesterov with a second scalar \nu_{k} that decouples the "
+                  r"gradient-evaluation lookahead from the iterate update, x_{k+1}=x_{k}+\nu_{k}"
+                  r"v_{k+1}. This gives a larger second-order update family; in the local analysis "
+                  r"below, setting \nu_{k}\equiv 1 recovers the YuriiFormer/Nesterov-style update. "
+                  r"(§3.2) [...] Nesterov’s accelerated gradient (NAG) (Nesterov, 1983) evaluates the "
+                  r"gradient at a lookahead point. With state x_{k}, velocity v_{k}, lookahead \mu_{k}, "
+                  r"momentum \beta_{k}\in(0,1), and step size \gamma_{k}>0 (App. A.1)",
+       referee="split 7 Dec 2026 from tmm-larger-class-text (issue 38: an erratum over §3.2, A.2 and "
+               "Remark F.5), two further referees agreeing (E, F): §3.2's 'update family' is the "
+               "optimizer form, and App. A.1 defines NAG with 'momentum β_k ∈ (0,1)', a range the paper "
+               "prints for a method it names, so holding A.2's per-step ν_k against it is a reading (not "
+               "the rescue R4 it was tagged as, a class the text does not name); under it a TMM member "
+               "forces NAG's momentum ν_kβ_k/ν_{k−1} outside (0, 1), and ν ≡ 1 recovers NAG: larger. "
+               "Under F.3's classes ('in the local analysis below'), which state no range, the two are "
+               "equal. A.2's and Remark F.5's 'filter class' stay the erratum")
+def tmm_larger_family(budget: str) -> Evidence:
+    r = tmm_nag_substitution(budget)
+    readings = [
+        reading("the optimizer form with App. A.1's NAG (momentum β_k ∈ (0, 1)) against A.2's TMM "
+                "with per-step ν_k: ν ≡ 1 recovers NAG, and a member with ν_kβ_k ≥ ν_{k−1} forces the "
+                "NAG momentum ν_kβ_k/ν_{k−1} ≥ 1 on the same iterates, outside NAG's family",
+                r["beta_image"] > 1, forced_beta_at_nu_0_5_to_2=r["beta_image"]),
+        reading("the optimizer form with no range on the coefficients (as F.3 takes them): the "
+                "iterates x_k for every f, per-step (μ_k, β_k, γ_k, ν_k > 0)",
+                False if r["iterates_equal"] else None, max_rel_trajectory_diff=r["opt"]),
+        reading("the local analysis below: F.3's linearized filter classes (no range), constant or "
+                "per-layer coefficients", False if r["filters_equal"] else None, max_rel_filter_diff=r["filt"]),
+    ]
+    return decide_readings(
+        readings,
+        criterion="a reading holds when a TMM member's iterates need a NAG momentum outside A.1's (0, 1) "
+                  "(β = 0.5, ν from 0.5 to 2: the forced momentum, > 1) and ν ≡ 1 is NAG; it fails when "
+                  "the derived substitution reproduces every TMM member by a NAG one: iterates on a "
+                  "non-quadratic f over 50 steps (1e-10 relative), F.3's filters q_0..q_20 (1e-12), as "
+                  "in tmm-larger-class-text",
+        numbers={"members": r["n_members"], "forced_nag_momentum": r["beta_image"],
+                 "max_rel_trajectory_diff": r["opt"], "max_rel_filter_diff": r["filt"]},
+        ambiguity="'a larger second-order update family' holds with App. A.1's range for NAG's momentum "
+                  "(β_k ∈ (0, 1)): per-step ν_k reaches iterates that need a NAG momentum above 1; without "
+                  "ranges, as in F.3's local analysis, TMM(μ_k, β_k, γ_k, ν_k) is NAG(μ_k/ν_{k−1}, "
+                  "ν_kβ_k/ν_{k−1}, ν_kγ_k) and the families are equal. The authors could say that the "
+                  "enlargement is one of ranges")
+
+
+@claim("momentum_streams:tmm-larger-class-text", locator="App. A.2, Remark F.5",
+       statement="learning ν gives TMM a larger second-order filter class than Nesterov/YuriiFormer",
+       method="property", expect="holds-with-correction", threads=1,
+       paper_text=r"NAG corresponds to \nu_{k}\equiv 1. In the layer-indexed lift, this "
+                  r"containment is the main architectural point: the TMM template can recover the "
+                  r"Nesterov/YuriiFormer update while learning a larger second-order filter class. "
+                  r"(App. A.2) [...] The TMM-vs-YuriiFormer statement is an expressivity "
+                  r"containment result: TMMFormer can recover YuriiFormer by setting \nu_{\ell}=1, "
+                  r"while learning \nu_{\ell} gives a larger second-order filter class. (Remark F.5)",
+       referee="changed (was holds, ambiguous; issue 38, both referees: erratum, R1): LN_v is 'a "
+               "dedicated auxiliary LayerNorm' (§3) whose gains are trained (D.3 'LayerNorm gains: "
+               "AdamW'), one per substep (D.7 'two extra LayerNorms per block'); the gain-free LN "
+               "is App. E's analysis device. With the gain, W_s = ν_{s−1}V_s turns TMMFormer into "
+               "YuriiFormer with (μ/ν_{s−1}, β/ν_{s−1}, γ) and LN_v gain ν_s g_s, exactly (measured "
+               "on the project's float64 blocks to a few ulps); the optimizer form and F.3's "
+               "filters reduce the same way. The old holding readings were the gain-free LN_v (not "
+               "the paper's LN_v) and the joint-state map (not a filter class): both not admitted "
+               "(R1); ranges of the rescaled scalars the text does not state would be a rescue (R4). "
+               "7 Dec 2026: §3.2's 'larger second-order update family' is now its own claim "
+               "(tmm-larger-family-text, an ambiguity: with App. A.1's β_k ∈ (0, 1) it holds, two further "
+               "referees agreeing); A.2's and Remark F.5's 'filter class' compare F.3's classes, which "
+               "state no range, and stay this erratum")
+def tmm_larger_class(budget: str) -> Evidence:
+    r = tmm_nag_substitution(budget)
     readings = [
         reading("the linearized filter classes of F.3: 𝒬_N^TMM (c = ν_ℓ > 0) against 𝒬_N^Yurii "
                 "(a > 0, c = 1), v_0 = 0, constant or per-layer coefficients: the sense of "
-                "Corollary F.3, of 'filter class' in Remark F.5 and A.2, and of §3.2's 'in the "
-                "local analysis below'", False if filters_equal else None,
-                max_rel_filter_diff=filt),
-        reading("the optimizer form of §3.2 / A.2: the iterates x_k for every f, per-step "
+                "Corollary F.3 and of 'filter class' in Remark F.5 and A.2", False if r["filters_equal"] else None,
+                max_rel_filter_diff=r["filt"]),
+        reading("the optimizer form of A.2: the iterates x_k for every f, per-step "
                 "(μ_k, β_k, γ_k, ν_k > 0), the velocity an internal variable",
-                False if iterates_equal else None, max_rel_trajectory_diff=opt),
+                False if r["iterates_equal"] else None, max_rel_trajectory_diff=r["opt"]),
         reading("the layer-indexed lift (A.2) / TMMFormer (Remark F.5): §4.1's architecture "
                 "against YuriiFormer's block (§3.2) with the paper's LN_v, 'a dedicated auxiliary "
                 "LayerNorm' (§3) with a trained gain (D.3), one per substep (D.7: 'two extra "
-                "LayerNorms per block')", False if arch_equal else None,
-                max_ulps_per_substep=arch_ulps),
+                "LayerNorms per block')", False if r["arch_equal"] else None,
+                max_ulps_per_substep=r["arch_ulps"]),
         reading("LN_v without its learned gain (App. E's analysis LayerNorm, 'without learned gain "
                 "or bias'): every YuriiFormer step then has row norm √d and TMMFormer's ν√d",
-                True if ln_image > 1e-3 and ln_nag_step < 1e-12 and abs(ln_tmm_step - 1) < 1e-9 else None,
+                True if r["ln_image"] > 1e-3 and r["ln_nag_step"] < 1e-12 and abs(r["ln_tmm_step"] - 1) < 1e-9 else None,
                 not_admitted="unsupported",
                 why="not the paper's LN_v: §3 defines it as a dedicated auxiliary LayerNorm, D.3 "
                     "trains the LayerNorm gains and D.7 counts two extra LayerNorms per block; the "
                     "gain-free LN is defined only for Theorem E.1",
-                min_trajectory_diff_of_the_substitution=ln_image),
+                min_trajectory_diff_of_the_substitution=r["ln_image"]),
         reading("the update as a map of the joint state (x_k, v_k) ↦ (x_{k+1}, v_{k+1}) in fixed "
                 "coordinates: TMM's has x⁺ − x = νv⁺, every NAG map x⁺ − x = v⁺",
-                True if joint_state < 1e-9 else None, not_admitted="unsupported",
+                True if r["joint_state"] < 1e-9 else None, not_admitted="unsupported",
                 why="not a filter class: F.3 defines 𝒬_N by E_N = q_N(H)E_0 on the residual; the "
                     "velocity is an internal stream the output never reads, and W = ν_{k−1}v maps "
                     "one update onto the other (then any relabelling of v would be 'larger' too)",
-                max_dev_of_invariant_ratio_from_1=joint_state),
+                max_dev_of_invariant_ratio_from_1=r["joint_state"]),
         reading("the classes with ranges the sentence does not state: YuriiFormer's lookahead "
                 "kept in (0, 1) by σ (as the project's blocks; seed 002 does not say which "
                 "scalars are σ's, and F.3 takes a > 0), or A.1's β_k ∈ (0, 1) held against "
                 "per-step ν_k: the members with μ_s ≥ ν_{s−1} (or ν_kβ_k ≥ ν_{k−1}) lie outside",
-                True if image.a > 1 and beta_image > 1 else None, not_admitted="rescue",
+                True if r["image"].a > 1 and r["beta_image"] > 1 else None, not_admitted="rescue",
                 why="a class the text does not name (R4): Corollary F.3 and Remark F.5 compare "
                     "F.3's classes, where Yurii is a > 0, c = 1 with no bound on b, and the text "
-                    "credits ν with the enlargement, not a range",
-                forced_lookahead_of_TMM_0_9_0_5_0_2_0_5=image.a, forced_beta_at_nu_0_5_to_2=beta_image),
+                    "credits ν with the enlargement, not a range (§3.2's 'update family' with A.1's "
+                    "range for NAG is tmm-larger-family-text)",
+                forced_lookahead_of_TMM_0_9_0_5_0_2_0_5=r["image"].a, forced_beta_at_nu_0_5_to_2=r["beta_image"]),
     ]
     return decide_readings(
-        readings, filters_equal and iterates_equal and arch_equal and form_a["eps=0"] < ARCH_TOL_ULPS,
+        readings, r["filters_equal"] and r["iterates_equal"] and r["arch_equal"] and r["form_a"]["eps=0"] < ARCH_TOL_ULPS,
         criterion="per reading, the printed 'larger class' fails when the derived substitution "
                   "reproduces every TMM member by a Nesterov/YuriiFormer one (and back): F.3's "
                   "filters q_0..q_20 (1e-12 relative to each layer's sup over λ, rounding over 20 "
@@ -418,16 +478,16 @@ def tmm_larger_class(budget: str) -> Evidence:
                   "ε = 1e-5 is off by ~1e12 ulps), and bit for bit at ν ≡ 1; if the substitution "
                   "fails the reading is undecided, not holding. Correction: the substitutions, "
                   "and referee A's scale-invariant form at ε = 0",
-        numbers={"members": n_members, "max_rel_filter_diff": filt, "max_rel_trajectory_diff": opt,
-                 "architecture_draws": len(ulps),
-                 "architecture_max_ulps_per_substep": arch_ulps,
+        numbers={"members": r["n_members"], "max_rel_filter_diff": r["filt"], "max_rel_trajectory_diff": r["opt"],
+                 "architecture_draws": r["architecture_draws"],
+                 "architecture_max_ulps_per_substep": r["arch_ulps"],
                  "architecture_tolerance_ulps_per_substep": ARCH_TOL_ULPS,
-                 "architecture_nu_1_max_diff": identity,
-                 "referee_A_form_ulps_per_substep": form_a,
-                 "joint_state_map_invariant_dev": joint_state,
-                 "gain_free_ln_v_min_trajectory_diff_of_the_substitution": ln_image,
-                 "gain_free_ln_v_nag_max_|step_norm/sqrt(d) - 1|": ln_nag_step,
-                 "gain_free_ln_v_tmm_min_|step_norm/sqrt(d) - 1|/|nu - 1|": ln_tmm_step},
+                 "architecture_nu_1_max_diff": r["identity"],
+                 "referee_A_form_ulps_per_substep": r["form_a"],
+                 "joint_state_map_invariant_dev": r["joint_state"],
+                 "gain_free_ln_v_min_trajectory_diff_of_the_substitution": r["ln_image"],
+                 "gain_free_ln_v_nag_max_|step_norm/sqrt(d) - 1|": r["ln_nag_step"],
+                 "gain_free_ln_v_tmm_min_|step_norm/sqrt(d) - 1|/|nu - 1|": r["ln_tmm_step"]},
         counterexample={"TMMFormer -> YuriiFormer": "(μ_s, β_s, γ_s, ν_s; g_s, b_s) -> (μ_s/ν_{s−1}, "
                                                     "β_s/ν_{s−1}, γ_s; ν_s g_s, ν_s b_s), W_s = ν_{s−1}V_s",
                         "A.2": "TMM(μ_k, β_k, γ_k, ν_k) = NAG(μ_k/ν_{k−1}, ν_kβ_k/ν_{k−1}, ν_kγ_k)",

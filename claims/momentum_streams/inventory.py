@@ -49,7 +49,7 @@ ITEMS = (
     _i("full", "§3.2, App. A.2, Remark F.5", "prose",
        "learning ν gives TMM a larger second-order update/filter class than Nesterov/YuriiFormer; "
        "ν ≡ 1 recovers it",
-       ("tmm-larger-class-text", "containments")),
+       ("tmm-larger-family-text", "tmm-larger-class-text", "containments")),
     _i("full", "§3.2 (Muon); App. A.4, D.2", "equation",
        "the polar factor is steepest descent under the spectral norm; K = 5 Newton–Schulz steps give "
        "singular values ≈ 1",
