@@ -106,11 +106,14 @@ def build_pairing(arms: dict, got: dict, seeds: list[int], subs_out: dict, deriv
                     "what the build alone makes (~0.001 nats/byte)"}
 
 
-def learned(study_name: str, baseline: str | None = None) -> dict:
+def learned(study_name: str, baseline: str | None = None, flat_required: bool = True) -> dict:
     """Whether a baseline of the study (default the study's: GD + Lie-Trotter with the study's
     attention; every committed seed) has learned: mean full-split validation loss vs
     `LEARNED_FRACTION` x the corpus's unigram entropy, and the mean relative drop of its
-    validation curve over the last `FLAT_TAIL` of steps vs `FLAT_DROP`."""
+    validation curve over the last `FLAT_TAIL` of steps vs `FLAT_DROP`. `flat_required=False`
+    (a study that trains the paper's own step budget: `experiment_evidence`) reports the drop
+    without requiring it: the paper's sentence is about the loss after its steps, so a curve still
+    falling there is the paper's setting, not an under-trained proxy."""
     study = get_study(study_name)
     baseline = baseline or study.baseline
     runs = list(study.collect([baseline]).results.get(baseline, {}).values())
@@ -128,8 +131,9 @@ def learned(study_name: str, baseline: str | None = None) -> dict:
            "bigram_entropy": runs[0]["data"]["entropy_nats_per_byte"]["bigram"],
            "corpus_sha256": runs[0]["data"]["sha256"], "baseline_seeds": len(runs),
            "baseline_tail_drop": statistics.mean(drops)}
+    out["flatness_required"] = flat_required
     out["learned"] = (out["baseline_val_loss"] <= LEARNED_FRACTION * unigram
-                      and out["baseline_tail_drop"] < FLAT_DROP)
+                      and (out["baseline_tail_drop"] < FLAT_DROP or not flat_required))
     return out
 
 
@@ -141,7 +145,7 @@ def not_learned(gate: dict) -> str:
     if gate["baseline_val_loss"] > LEARNED_FRACTION * gate["unigram_entropy"]:
         reasons.append(f"its full-split validation loss {gate['baseline_val_loss']:.3f} is above "
                        f"{LEARNED_FRACTION} x the unigram entropy {gate['unigram_entropy']:.3f}")
-    if gate["baseline_tail_drop"] >= FLAT_DROP:
+    if gate["baseline_tail_drop"] >= FLAT_DROP and gate.get("flatness_required", True):
         reasons.append(f"its last {FLAT_TAIL:.0%} of steps still lowered the validation loss by "
                        f"{gate['baseline_tail_drop']:.1%} (not flat: needs < {FLAT_DROP:.0%})")
     return f"the baseline {gate['baseline']} has not learned: " + " and ".join(reasons)
@@ -223,13 +227,16 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
                  "when one fails; the paper is wrong only if every reading fails. The printed "
                  "table's ordering is reported (table_agreement), never decided. Needs "
                  f">= {MIN_SEEDS} paired seeds and a learned baseline (val <= {LEARNED_FRACTION} x "
-                 f"unigram entropy, last {FLAT_TAIL:.0%} of steps lower it by < {FLAT_DROP:.0%})")
+                 f"unigram entropy, last {FLAT_TAIL:.0%} of steps lower it by < {FLAT_DROP:.0%}; at the "
+                 "paper's own step budget the level alone, the drop reported)")
     if settings.recompute:  # `--recompute`: retrain this claim's arms (every seed of the study)
         for n in names:
             studies[n].run(variants[n], recompute=True)
     got: dict[str, Collected] = {n: studies[n].collect(variants[n]) for n in names}
     seeds = sorted(set.intersection(*(set(got[st].paired_seeds([v])) for st, v in arms.values())))
-    gates = {n: learned(n, _gate_variant(studies[n], variants[n])) for n in names}
+    # a study at the paper's own step budget is gated on the loss level only (`learned`)
+    papers_budget = {n: not any(d["setting"] == "steps" for d in deviations(studies[n].config, prot)) for n in names}
+    gates = {n: learned(n, _gate_variant(studies[n], variants[n]), flat_required=not papers_budget[n]) for n in names}
 
     def context(n: str) -> dict:
         study, hardware = studies[n], run_hardware(collected_runs(got[n]))
@@ -238,7 +245,8 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
                 "deviations": deviations(study.config, prot, hardware=hardware) + list(extra_deviations),
                 "flatness": flatness(got[n], {lab: v for lab, (st, v) in arms.items() if st == n}),
                 **{k: gates[n].get(k) for k in ("baseline", "corpus_sha256", "unigram_entropy", "bigram_entropy",
-                                                "baseline_val_loss", "baseline_tail_drop", "learned")},
+                                                "baseline_val_loss", "baseline_tail_drop", "flatness_required",
+                                                "learned")},
                 "missing_runs": got[n].missing, "invalid_runs": got[n].invalid, "diverged_runs": got[n].diverged}
 
     main = context(study_name)

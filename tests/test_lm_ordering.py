@@ -23,7 +23,7 @@ def _fake_study(monkeypatch, losses: dict, tail_drop: float = 0.01, n: int = 3):
     gate = {"baseline": "gd-lt", "baseline_val_loss": 1.0, "unigram_entropy": 3.3,
             "baseline_tail_drop": tail_drop, "corpus_sha256": "x", "bigram_entropy": 2.5,
             "learned": tail_drop < lm.FLAT_DROP}
-    monkeypatch.setattr(lm, "learned", lambda name, baseline=None: gate)
+    monkeypatch.setattr(lm, "learned", lambda name, baseline=None, flat_required=True: gate)
 
 
 def _evidence(readings):
@@ -62,6 +62,35 @@ def test_decided_only_when_the_baseline_has_learned_and_with_enough_seeds(monkey
     assert _evidence(r).verdict == "inconclusive"
 
 
+def test_a_study_at_the_papers_own_step_budget_is_gated_on_the_loss_level_only(monkeypatch):
+    """The learned gate asks a proxy's baseline for a flat curve (its step budget is ours to
+    choose); a study that trains the paper's own budget (seed 000 App. B's 10,000 steps:
+    `linear-appb`, no 'steps' deviation) is gated on the level alone, its drop reported, since the
+    sentence is about the loss after those steps. `deep-linear` (12,000 against 10,000) keeps the
+    flatness rule."""
+    from particles.lm.studies import Collected, get_study
+    falling = {"step": [0, 2000, 4000, 6000, 8000, 10000], "val_loss": [3.0, 2.3, 2.1, 2.0, 1.94, 1.89]}
+    run = {"val_loss_full": 1.89, "curves": falling,
+           "data": {"entropy_nats_per_byte": {"unigram": 3.3, "bigram": 2.47}, "sha256": "x"}}
+    monkeypatch.setattr(type(get_study("main")), "collect",
+                        lambda self, variants=None, seeds=None: Collected({self.baseline: {0: run}}))
+    drop = (1.94 - 1.89) / 1.94  # over the last 20% of steps: 2.6%, above FLAT_DROP
+    assert drop >= lm.FLAT_DROP
+    strict, level_only = lm.learned("linear-appb"), lm.learned("linear-appb", flat_required=False)
+    assert not strict["learned"] and "not flat" in lm.not_learned(strict)
+    assert level_only["learned"] and level_only["baseline_tail_drop"] == pytest.approx(drop)
+    asked = {}
+
+    def gate(name, baseline=None, flat_required=True):
+        asked[name] = flat_required
+        return {"baseline": baseline, "learned": True}
+    monkeypatch.setattr(lm, "learned", gate)
+    for study, protocol in (("linear-appb", "sympformer Table 2"), ("deep-linear", "sympformer Table 3")):
+        experiment_evidence({"a": 1.0}, {"a": "gd-lt-linear"}, study, protocol=protocol,
+                            readings=[Reading("a below a", (("a", "a", "less"),))])
+    assert asked == {"linear-appb": False, "deep-linear": True}
+
+
 def test_with_an_arm_missing_each_sub_assertion_is_decided_on_the_seeds_its_arms_share(monkeypatch):
     """c (tmm) has no runs: a < c is undecided ('runs missing', p = 1 in the Holm family), and
     a < b, far reversed on 3 seeds, fails at the corrected level, so the reading fails; with b
@@ -74,7 +103,7 @@ def test_with_an_arm_missing_each_sub_assertion_is_decided_on_the_seeds_its_arms
                               for s in range(3)} for v, x in losses.items()})
 
     gate = {"baseline": "gd-lt", "learned": True}
-    monkeypatch.setattr(lm, "learned", lambda name, baseline=None: gate)
+    monkeypatch.setattr(lm, "learned", lambda name, baseline=None, flat_required=True: gate)
     reading = [Reading("a below b and c", (("a", "b", "less"), ("a", "c", "less")))]
     monkeypatch.setattr(type(get_study("main")), "collect",
                         lambda self, variants=None, seeds=None: runs({"gd-lt": 1.3, "hb": 1.0}))
@@ -99,7 +128,7 @@ def test_a_comparison_is_decided_on_its_own_arms_seeds_in_every_reading(monkeypa
     seeds = {"gd-lt": 4, "hb": 4, "tmm": 3}
     # a below b by 0.01 + a seed-dependent wobble: the paired t on 3 seeds differs from that on 4
     base = {"gd-lt": 1.00, "hb": 1.01, "tmm": 1.05}
-    monkeypatch.setattr(lm, "learned", lambda name, baseline=None: {"baseline": "gd-lt", "learned": True})
+    monkeypatch.setattr(lm, "learned", lambda name, baseline=None, flat_required=True: {"baseline": "gd-lt", "learned": True})
     monkeypatch.setattr(type(get_study("main")), "collect", lambda self, variants=None, seeds_=None: Collected(
         {v: {s: {"val_loss_full": x + (2e-3 * ((5 * s + 1) % 3) if v == "hb" else 0.0), "curves": curve}
              for s in range(seeds[v])} for v, x in base.items()}))
@@ -128,7 +157,7 @@ def test_a_level_is_spent_over_the_looks_the_plan_allows(monkeypatch):
     curve = {"step": [1, 2, 3, 4, 5], "val_loss": [2.0, 1.5, 1.2, 1.1, 1.1]}
     # paired differences 0.01 + (-0.004, 0, 0.004): mean 0.01, sd 0.004, t = 4.33 on 2 df
     gaps = {0: 0.006, 1: 0.010, 2: 0.014}
-    monkeypatch.setattr(lm, "learned", lambda name, baseline=None: {"baseline": "gd-lt", "learned": True})
+    monkeypatch.setattr(lm, "learned", lambda name, baseline=None, flat_required=True: {"baseline": "gd-lt", "learned": True})
     monkeypatch.setattr(type(get_study("main")), "collect", lambda self, variants=None, seeds=None: Collected(
         {"gd-lt": {s: {"val_loss_full": 1.0, "curves": curve} for s in gaps},
          "hb": {s: {"val_loss_full": 1.0 + g, "curves": curve} for s, g in gaps.items()}}))
@@ -321,7 +350,7 @@ def test_an_ablation_pairs_seeds_across_studies_and_decides_the_change_on_sign(m
     def fake(adamw):
         table = {"main": {"gd-lt": 1.40, "tmm": 1.36}, "main-adamw": adamw}
         monkeypatch.setattr(Study, "collect", lambda self, variants=None, seeds=None: Collected(runs(table[self.name])))
-        monkeypatch.setattr(ex, "learned", lambda name, baseline=None: {"learned": True})
+        monkeypatch.setattr(ex, "learned", lambda name, baseline=None, flat_required=True: {"learned": True})
         return claims.registry()["momentum_streams:optimizer-ablation-text"].check("full")
 
     ev = fake({"gd-lt": 1.402, "tmm": 1.39})
