@@ -130,6 +130,27 @@ def test_the_deadline_rules_on_a_fake_clock(tiny, monkeypatch, partial):
     assert outcome == "stopped" and f"at step {stopped_at} of 12" in detail and extra["pace"] == 10.0
 
 
+def test_one_slow_interval_does_not_stop_a_run_that_its_pace_so_far_finishes(tiny, monkeypatch):
+    """A run at 10 s per step whose second interval took 20 s per step (another job shared its
+    core): projected at the whole run's 15 s per step it ends at 60 + 6 x 15 x 1.15 = 163.5 s,
+    before the deadline at 180 s, so it goes on (at the last interval's 20 s it would end at 198 s
+    and have stopped); once the run's pace so far is too slow as well, it stops."""
+    clock = [0.0]
+    monkeypatch.setattr(runner, "_now", lambda: clock[0])
+    task = runner.Task(replace(tiny, config=replace(TINY, steps=12, eval_interval=3)), "gd-lt", 0)
+    reports = []
+    hook = runner._deadline_hook(task, 180.0, False, lambda *a, **k: reports.append((a, k)))
+    clock[0] = 0.0
+    hook(3, 30.0)
+    clock[0] = 60.0
+    hook(6, 90.0)  # 20 s per step over the last interval, 15 s per step so far
+    assert not reports
+    clock[0] = 150.0
+    with pytest.raises(runner.Stopped):
+        hook(9, 240.0)  # 50 s per step, 26.7 so far: 150 + 3 x 26.7 x 1.15 = 242 s > 180 s
+    assert reports[0][0][1] == "stopped"
+
+
 def test_a_cuda_result_is_valid_for_its_study_and_its_device_kind_is_reported(tiny):
     """A result of the study's configuration on 'cuda' (its hash recomputed: no GPU here) is read
     back, named by `devices`, and never paired with a CPU run by `paired_seeds(device=...)`."""

@@ -300,15 +300,19 @@ def _checkpoint_step(task: Task) -> int:
 
 
 def _deadline_hook(task: Task, deadline_at: float, partial: bool, report):
-    """`train`'s `on_checkpoint`: a run whose own pace (over the last interval between checkpoints,
-    over the whole run at the first) ends it after the deadline stops there (`Stopped`, its
-    checkpoint kept) -- with `partial`, only at the last checkpoint before the deadline."""
+    """`train`'s `on_checkpoint`: a run whose own pace ends it after the deadline stops there
+    (`Stopped`, its checkpoint kept) -- with `partial`, only at the last checkpoint before the
+    deadline. The pace is the faster of the last interval between checkpoints and the run's since
+    it started (the whole run at the first checkpoint): a run slows down when another job shares
+    its core for a while (7 Dec 2026: a regeneration beside two runs made the last-interval pace
+    stop runs that would have finished), and one slow interval must not stop it."""
     last: list[tuple[int, float]] = []
     cfg = task.study.config
 
     def hook(step: int, elapsed: float) -> None:
         prev_step, prev_elapsed = last[-1] if last else (0, 0.0)
-        pace = (elapsed - prev_elapsed) / max(1, step - prev_step) if last else elapsed / max(1, step)
+        interval = (elapsed - prev_elapsed) / max(1, step - prev_step)
+        pace = min(interval, elapsed / max(1, step))
         last.append((step, elapsed))
         now = _now()
         end = now + (cfg.steps - step) * pace * (1 + EVAL_MARGIN)
