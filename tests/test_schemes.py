@@ -189,6 +189,19 @@ def test_ab2_order_sentence_is_ambiguous_between_its_admitted_readings():
     assert adams["not_admitted"].startswith("R4") and result.kind == "ambiguity" and result.as_expected
 
 
+def test_the_rate_after_2_fails_under_both_readings_that_keep_its_displayed_constants():
+    """sympformer:eq-2-3-rate: with an absolute constant, or one that depends on F only, the printed
+    bound fails (the ratio grows with ‖x₀ − x*‖); the constant allowed to depend on x₀ holds, as for
+    every O(1/k²) rate, but voids the displayed ‖x₀ − x*‖ and τ: shown, not counted (R1, the
+    errata auditor of 7 Dec 2026)."""
+    import claims
+    result = claims.run(claims.load(["sympformer"])["sympformer:eq-2-3-rate"], "quick")
+    absolute, per_f, per_x0 = result.evidence.readings
+    assert absolute["verdict"] == per_f["verdict"] == "fails"
+    assert per_x0["verdict"] == "holds" and per_x0["not_admitted"].startswith("R1")
+    assert result.kind == "erratum" and result.as_expected
+
+
 def test_bad_input_raises_naming_the_parameter():
     with pytest.raises(ValueError, match="kind"):
         S.damping("cosine")
