@@ -416,10 +416,10 @@ def with_union_reading(ev: Evidence, members: dict[str, Evidence], text: str, *,
 
     def level(name: str, e: Evidence) -> str:  # the member's level before Holm over its sub-assertions
         k = max(e.numbers.get("looks", {}).get("per_reading", {}).values(), default=1)
-        looks = f"/{k}" if k > 1 else ""
-        over = f" and {k} looks" if k > 1 else ""
-        return (f"fails at 0.05{looks}: intersection-union" + (f", over {k} looks" if k > 1 else "")
-                if verdicts[name] == "fails" else f"at 0.05/{m}{looks}: Bonferroni over {m} members{over}")
+        per_look, looks = (f"/{k}", f" {k} looks") if k > 1 else ("", "")
+        return (f"fails at 0.05{per_look}: intersection-union" + (f", over{looks}" if looks else "")
+                if verdicts[name] == "fails" else
+                f"at 0.05/{m}{per_look}: Bonferroni over {m} members" + (f" and{looks}" if looks else ""))
     subs = {**ev.numbers.get("sub_assertions", {}), **{
         f"{label(name)}; {level(name, e)}": e.numbers["sub_assertions"][e.readings[0]["reading"]]
         for name, e in deciding.items() if "sub_assertions" in e.numbers}}
