@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 import torch
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from particles import integrators as I
@@ -117,7 +117,7 @@ def test_exponential_euler_is_exact_for_a_constant_force(h, damp, seed):
 
 
 def test_exponential_euler_printed_weight_does_not_converge():
-    # counterexample of claim eq-16: with h∫_0^h the force is lost as h → 0
+    # counterexample of claim eq-16-leading-h: with h∫_0^h the force is lost as h → 0
     field = I.HamiltonianField(lambda q, p: q, lambda q, p: p)
     damp = S.damping("nesterov")
     q0, p0 = torch.tensor([1.0], dtype=F64), torch.tensor([0.0], dtype=F64)
@@ -128,6 +128,22 @@ def test_exponential_euler_printed_weight_does_not_converge():
     # the exact-weight runs agree to O(h); the printed ones stay near x(1) = 1 (force ~ h²)
     assert abs(finals["exact"][0] - finals["exact"][1]) < 0.02
     assert min(finals["printed"]) > 0.9 > max(finals["exact"])
+
+
+@settings(max_examples=10)
+@given(st.floats(0.1, 2.0), st.sampled_from([64, 128, 256]))
+def test_the_leading_h_of_16_loses_the_force_where_the_limits_do_not_matter(m, n):
+    # counterexample of claim eq-16-leading-h for α ≡ m, whose weight does not depend on t_k: the
+    # printed weight h(1 − e^{−mh})/m ≤ h² gives |p_k| ≤ 2kh² ≤ 2Th while |x| ≤ 2, so
+    # |x_n − 1| ≤ Σ h|p_k| ≤ 2T²h: the run tends to ẍ + mẋ = 0 from (1, 0), which rests at x = 1.
+    # With the text's weight it follows ẍ + mẋ + x = 0, whose x(2) is ≤ 3e^{−2} < 0.41 for m ≤ 2.
+    field = I.HamiltonianField(lambda q, p: q, lambda q, p: p)
+    damp, T = S.damping("constant", mu=m), 2.0
+    q0, p0 = torch.tensor([1.0], dtype=F64), torch.tensor([0.0], dtype=F64)
+    x = {w: I.integrate("exponential_euler", q0, p0, 1.0, [T / n] * n, field, damp,
+                        weight=w)[1][-1, 0].item() for w in ("printed", "text")}
+    assert abs(x["printed"] - 1) <= 2 * T ** 2 * (T / n)
+    assert x["text"] < 0.5
 
 
 @given(h_, st.floats(0.01, 0.2), schedule_, seed_)

@@ -98,7 +98,7 @@ ITEMS = (
        "for kinetic energy ½‖p‖² the dynamics (4) read ṗ + αp − ∇_xH(x, p) = 0", ("sympformer:eq-16-premise",)),
     _i("full", "§2, eq. (16) and the text after it", "equation",
        "exponential Euler (16) and its weights h/(r+1), (1 − e^{−mh})/m, a ₁F₁ form for r/s + m",
-       ("sympformer:eq-16",)),
+       ("sympformer:eq-16-leading-h", "sympformer:eq-16")),
     _i("full", "§2, paragraph before eq. (17)", "count",
        "first-order methods make one oracle call per step, multistep methods reach higher order at that "
        "budget, RK4 needs four", ("sympformer:oracle-calls-text",)),
