@@ -184,8 +184,8 @@ def sinkformer_update(budget: str) -> Evidence:
         reading("the attention with a transformer's residual connection, x_i ← x_i + Σ_j K^∞_ij "
                 "W_V x_j, the integral read as B", numbers["max_|x + attention − (2x − B)|"] < tol,
                 max_deviation=numbers["max_|x + attention − (2x − B)|"]),
-        reading("the integral as printed, ∫k^∞(x,·)dρ(x) (≡ 1 by the column normalization), "
-                "against the slides' attention", numbers["max_|attention − (2x − ∫k(x,·)dρ(x))|"] < tol,
+        reading("the integral as printed, ∫k^∞(x,·)dρ(x) (≡ 1 by the column normalization; the "
+                "misprint heatflow:misprint-sinkformer-update-integrand), against the slides' attention", numbers["max_|attention − (2x − ∫k(x,·)dρ(x))|"] < tol,
                 max_deviation=numbers["max_|attention − (2x − ∫k(x,·)dρ(x))|"]),
     ]
     corrected = numbers["max_|attention − (−B)|"] < tol and numbers["max_|2x + attention − (2x − B)|"] < tol
@@ -196,7 +196,8 @@ def sinkformer_update(budget: str) -> Evidence:
         counterexample={"seed": SEED, "n": n, "d": d, "eps": eps},
         correction="the attention step itself is (−B_{ρ,ε})#ρ; (2I − B_{ρ,ε})#ρ is the step with a "
                    "skip connection of weight 2, x ← 2x + Σ_j K^∞_ij W_V x_j, and B(x) = "
-                   "∫k^∞(x,y) y dρ(y) (the printed ∫k^∞(x,·)dρ(x) is identically 1)")
+                   "∫k^∞(x,y) y dρ(y) (the printed ∫k^∞(x,·)dρ(x), identically 1, is the misprint "
+                   "heatflow:misprint-sinkformer-update-integrand)")
 
 
 # ------------------------------------------------------------------ the particle ODE

@@ -75,6 +75,23 @@ MISPRINTS = (
              should_read="ρ^{k+1}_ε = (2I − B_{ρ^k_ε,ε})_# ρ^k_ε",
              referee=BOTH + "ρ is not bound in the recursion; the derivation on 'Let's dive deeper...' "
                             "takes the projection at the current measure ρ^k_ε"),
+    Misprint("misprint-sinkformer-update-integrand", "slide 'Let's dive deeper...'",
+             "the map of the infinite-particle Sinkformer update is printed ∫k^∞_ε(x,·)dρ^k_ε(x), "
+             "with no vector factor: identically 1 by the kernel's normalization, not the "
+             "barycentric projection B the same display equates it with",
+             printed_passage="$$\\rho_{\\varepsilon}^{k+1} = \\left(2I - \\int k_{\\varepsilon}^{\\infty}(x, \\cdot) "
+                             "d\\rho_{\\varepsilon}^{k}(x)\\right)_{\\#} \\rho_{\\varepsilon}^{k}$$",
+             printed="\\int k_{\\varepsilon}^{\\infty}(x, \\cdot) d\\rho_{\\varepsilon}^{k}(x)",
+             intended_at="slide 'Temperature Parameter' (second, 'Concretely')",
+             intended_passage="$$T_{\\rho_{\\varepsilon}^{k},\\varepsilon}(x) = \\int k_{\\varepsilon}^{\\infty}(x,y) "
+                              "W_{V} y d\\rho_{\\varepsilon}^{k}(y)$$",
+             intended="\\int k_{\\varepsilon}^{\\infty}(x,y) W_{V} y d\\rho_{\\varepsilon}^{k}(y)",
+             should_read="(2I − ∫k^∞_ε(·,y) y dρ^k_ε(y))_# ρ^k_ε = (2I − B_{ρ^k_ε,ε})_# ρ^k_ε",
+             referee="referee B of heatflow:sinkformer-update (issue 38) and an independent referee "
+                     "of the split (7 Dec 2026): the integrand lacks its vector factor (≡ 1 as printed); "
+                     "the slides' own integral form of the attention, T(x) = ∫k^∞_ε(x,y) W_V y dρ^k_ε(y) "
+                     "with −W_V = I, and the display's second line (2I − B)# give the intended map B. "
+                     "A slip of its own: the 2I stays heatflow:sinkformer-update"),
 )
 
 register_misprints("heatflow", MISPRINTS)
