@@ -112,6 +112,12 @@ def eq_19_20(budget: str) -> Evidence:
         reading("the other sign and order convention of the Cayley map with the printed ½, "
                 "½(I_T + Y)(I_T − Y)⁻¹ (the factors commute)", ok["printed_other_sign"],
                 gram_defect_over_sqrtT=max(gram["printed_other_sign"])),
+        reading("'orthonormal' up to a common scale, QᵀQ = cI: footnote 16 defines the orthonormal "
+                "matrices as BᵀB = I and eq. (24) uses Λ(Z)ᵀΛ(Z) = I_T", scale_residual < tol,
+                not_admitted="unsupported", c=[min(scale), max(scale)], residual=scale_residual),
+        reading("the ½ on Y, (I − Y/2)(I + Y/2)⁻¹ (the convention of [16]): a different formula, the "
+                "printed ½ multiplies the product", ok["half_on_Y"], not_admitted="correction",
+                gram_defect_over_sqrtT=max(gram["half_on_Y"])),
     ]
     Y = torch.tensor([[0.0, 1.0], [-1.0, 0.0]], dtype=F64)
     Q = cayley(Y, printed=True)
@@ -123,16 +129,7 @@ def eq_19_20(budget: str) -> Evidence:
                  "printed_gram_defect_over_sqrtT": [min(gram["printed"]), max(gram["printed"])],
                  "standard_gram_defect_over_sqrtT": max(gram["standard"]),
                  "half_on_Y_gram_defect_over_sqrtT": max(gram["half_on_Y"]),
-                 "phi_skew_error": skew_err, "phi_copies_skew_error": copy_err,
-                 "excluded_readings": {
-                     "orthonormal up to a common scale, QᵀQ = cI": {
-                         "c": [min(scale), max(scale)], "residual": scale_residual,
-                         "why_excluded": "footnote 16 defines the orthonormal matrices as BᵀB = I and "
-                                         "eq. (24) uses Λ(Z)ᵀΛ(Z) = I_T"},
-                     "the ½ on Y, (I − Y/2)(I + Y/2)⁻¹ (the convention of [16])": {
-                         "gram_defect_over_sqrtT": max(gram["half_on_Y"]),
-                         "why_excluded": "a different formula, not a reading: the printed ½ multiplies "
-                                         "the product; it is one of the two corrections"}}},
+                 "phi_skew_error": skew_err, "phi_copies_skew_error": copy_err},
         counterexample={"Y": Y.tolist(), "printed_cayley": Q.tolist(),
                         "QtQ": (Q.T @ Q).tolist()},
         correction="drop the factor ½ (or put it on Y): Cayley(Y) = (I − Y)(I + Y)⁻¹ is orthogonal "
@@ -173,19 +170,18 @@ def eq_22(budget: str) -> Evidence:
     Lam = cayley_activation(correlation(Z, torch.eye(2, dtype=F64)))
     readings = [reading("Z_vec as eq. (18) defines it (row by row: q_1^(1), …, q_1^(T), q_2^(1), …, a "
                         "column), Λ̃(Z) applied from the left as printed", max(printed) < tol,
-                        relative_mismatch=max(printed))]
+                        relative_mismatch=max(printed)),
+                reading("Z_vec a row vector multiplied from the right, Z_vecᵀ Λ̃: the text says "
+                        "'multiplication by a sparse matrix Λ̃(Z) from the left' and prints Z_vec as a "
+                        "column", max(row_vector) < tol, not_admitted="unsupported",
+                        relative_mismatch=max(row_vector))]
     return decide_readings(
         readings, max(corrected) < tol,
         criterion=f"‖Λ̃ Z_vec − vec(ZΛ)‖/‖vec(ZΛ)‖ < {tol:g} for random Z and A (standard Cayley; the "
                   "identity is linear in Λ, so the ½ of eq. (20) does not enter)",
         numbers={"d_T": sizes, "printed_relative_mismatch": [min(printed), max(printed)],
                  "transposed_blocks_relative_mismatch": max(corrected),
-                 "min_norm_Lambda_minus_LambdaT": min(asym),
-                 "excluded_readings": {
-                     "Z_vec a row vector multiplied from the right, Z_vecᵀ Λ̃": {
-                         "relative_mismatch": max(row_vector),
-                         "why_excluded": "the text says 'multiplication by a sparse matrix Λ̃(Z) from "
-                                         "the left' and prints Z_vec as a column"}}},
+                 "min_norm_Lambda_minus_LambdaT": min(asym)},
         counterexample={"Z": Z.tolist(), "A": "I_2", "Lambda": Lam.tolist(),
                         "Lambda_tilde_Zvec": (lambda_tilde(Lam, 1) @ Z.reshape(-1)).tolist(),
                         "vec_Z_Lambda": (Z @ Lam).reshape(-1).tolist()},
@@ -375,6 +371,13 @@ def eq_21_volume(budget: str) -> Evidence:
         reading("for the general learnable A, with the orthonormal Λ the text intends (standard "
                 "Cayley map)", max(map(abs, standard["log_det"])) < tol,
                 max_abs_log_det=max(map(abs, standard["log_det"])), det_counterexample=det),
+        reading("A skew-symmetric: §2's A is a general learnable weight and §4 states no constraint; "
+                "with a skew A, ZᵀAZ is already skew and the skew-symmetrization Φ of eq. (20) would "
+                "have nothing to do (the correction)", max(map(abs, skew["log_det"])) < tol,
+                not_admitted="rescue", max_abs_log_det_standard_cayley=max(map(abs, skew["log_det"]))),
+        reading("frozen Z: the linear map Λ̃(Z) preserves volume; the layer would then be symplectic "
+                "too (Λ̃ is, eq. (24)), against 'but is not symplectic' in the same sentence",
+                frozen["standard_max_abs_log_det"] < tol, not_admitted="unsupported", **frozen),
     ]
     return decide_readings(
         readings, corrected_ok,
@@ -388,17 +391,6 @@ def eq_21_volume(budget: str) -> Evidence:
                  "standard_cayley_median_abs_log_det": _by_size(standard, "log_det", _abs_median),
                  "standard_cayley_max_abs_log_det": max(map(abs, standard["log_det"])),
                  "skew_A_max_abs_log_det": max(map(abs, skew["log_det"])),
-                 "excluded_readings": {
-                     "A skew-symmetric": {
-                         "max_abs_log_det_standard_cayley": max(map(abs, skew["log_det"])),
-                         "why_excluded": "§2's A is a general learnable weight and §4 states no "
-                                         "constraint; with a skew A, ZᵀAZ is already skew and the "
-                                         "skew-symmetrization Φ of eq. (20) would have nothing to do "
-                                         "(this is the correction)"},
-                     "frozen Z: the linear map Λ̃(Z) preserves volume": {
-                         **frozen,
-                         "why_excluded": "under it the layer would also be symplectic (Λ̃ is, eq. "
-                                         "(24)), against 'but is not symplectic' in the same sentence"}},
                  "skew_A_max_relative_defect_of_form_A_kron_I": form_defect,
                  "printed_log_det_samples": printed["log_det"],
                  "standard_log_det_samples": standard["log_det"],
@@ -409,7 +401,10 @@ def eq_21_volume(budget: str) -> Evidence:
                    "skew-symmetric: then ZᵀAZ is already skew (Φ copies it) and the layer preserves "
                    "the 2-form Σ_t z_tᵀAz'_t, Dᵀ(A⊗I_T)D = A⊗I_T (Darboux A = MJMᵀ conjugates it "
                    "to the A = J layer), so det D = ±1 for invertible A; for a general A the "
-                   "Jacobian has det ≠ 1 (for T = 2: det = 1 + θ'(c)(z²ᵀAz² − z¹ᵀAz¹), θ(c) = 2 arctan c, c = z¹ᵀAz²)")
+                   "Jacobian has det ≠ 1: exactly for T = 2, det = 1 + θ'(c)(z²ᵀAz² − z¹ᵀAz¹), "
+                   "θ(c) = 2 arctan c, c = z¹ᵀAz²; for T ≥ 3 sampled, not proven: every random "
+                   f"general A and Z at every (d, T) checked gives |log det| ≥ "
+                   f"{min(map(abs, standard['log_det'])):.1e}")
 
 
 @claim("sp_transformer:eq-21-not-symplectic", locator="end of §4",
