@@ -507,7 +507,7 @@ def result_3(budget: str) -> Evidence:
                 not_admitted="correction"),   # the ½‖x−y‖² plan: heatflow:sinkhorn-sb's correction
         reading("ρ(t) the heat flow ∂ₜρ = Δρ, " + PI_READINGS["sq"],
                 _converges(orders, ("gauss", "euler", one), ("gauss", "sb_sq", one)),
-                sb_gaussian_order=orders[("gauss", "sb_sq", one)]),
+                euler_order=orders[("gauss", "euler", one)], sb_gaussian_order=orders[("gauss", "sb_sq", one)]),
         reading("ρ(t) the curve of the particle picture whose explicit Euler step S¹ is (ẋ = "
                 "−½∇log ρₜ, i.e. ∂ₜρ = ½Δρ; the Result-3 slide prints no equation), "
                 + PI_READINGS["half_sq"],
