@@ -106,6 +106,10 @@ def _details(r: Result) -> list[str]:
     if c.referee:
         out.append(f"- referee: {c.referee}")
     for who, finding in (c.review or {}).items():
+        if who == "decided" and c.method == "experiment":
+            # the review decided the sentence's readings; the class follows the committed runs
+            finding += (" (at the time of the review; an experiment's class follows its committed "
+                        "runs, `Result.as_reviewed`)")
         out.append(f"- review {who}: {finding}")
     if c.figures:
         out.append("- figures: " + ", ".join(f"[{f}](../figures/{f}.png)" for f in c.figures))

@@ -239,6 +239,21 @@ def test_a_class_other_than_the_reviews_decision_is_flagged_like_a_verdict_other
     assert not run("holds", budget="full").as_expected
 
 
+def test_an_experiments_review_decision_is_shown_as_of_its_time():
+    """An experiment's class follows its committed runs, not its review (`Result.as_reviewed`):
+    the page says so beside the decision, so a review that predates the runs does not read as a
+    contradiction of the verdict."""
+    ev = Evidence("fails", "c", numbers={"scale": {"params_ratio_paper_over_ours": 9.0}},
+                  readings=[claims.reading("a", False)])
+
+    def page(method):
+        c = Claim(id="sp_transformer:k", source=(SEED, "Table 9"), statement="s", method=method,
+                  check=lambda b: ev, expect="fails", review={"decided": "inconclusive", "rule": "R3"})
+        return paper_page([claims.run(c, "quick")], "sp_transformer", "quick")
+    assert "review decided: inconclusive (at the time of the review; an experiment's class follows" in page("experiment")
+    assert "- review decided: inconclusive\n" in page("property")
+
+
 def test_an_experiment_that_fails_at_proxy_scale_is_not_an_erratum():
     """An experiment whose evidence states a smaller model than the paper's (`scale`) and fails is
     kind `proxy`, tagged on the page and counted apart; at the paper's scale (or without a scale)
