@@ -320,10 +320,14 @@ def timing_deviations(paper: str) -> list[dict]:
 
 
 def timing_evidence(budget: str, paper: str, readings: dict[str, dict[str, tuple]], criterion: str,
-                    extra: dict | None = None) -> Evidence:
+                    extra: dict | None = None, not_admitted: dict[str, str] | None = None) -> Evidence:
     """Decide every reading {text: {sub-assertion: (a, b, at_least, at_most)}} on the bands of
-    the cost model at the paper's size; the paper is wrong only if every reading fails. Both
-    budgets read the committed counts; the full budget also checks them against the code."""
+    the cost model at the paper's size; the paper is wrong only if every admitted reading fails
+    (`not_admitted`: {text: the rule's key}, a reading shown but not deciding). Both budgets read
+    the committed counts; the full budget also checks them against the code."""
+    not_admitted = not_admitted or {}
+    if unknown := set(not_admitted) - set(readings):
+        raise ValueError(f"not_admitted names no reading: {sorted(unknown)}")
     model = cost_model(check_code=budget == "full")
     pairs = list(dict.fromkeys((a, b) for subs in readings.values() for a, b, _, _ in subs.values()))
     cost = cost_evidence(paper, pairs, model)
@@ -335,14 +339,16 @@ def timing_evidence(budget: str, paper: str, readings: dict[str, dict[str, tuple
             rows[name] = {"pair": comp["pair"], "band": comp["band"], "at_least": lo, "at_most": hi,
                           **decide_pair(paper, a, b, comp["band"], lo, hi)}
         decided[text] = rows
-        rds.append(reading(text, reading_verdict(rows), statuses={k: r["status"] for k, r in rows.items()}))
+        rds.append(reading(text, reading_verdict(rows), statuses={k: r["status"] for k, r in rows.items()},
+                           not_admitted=not_admitted.get(text)))
     t = committed_throughput()
     numbers = {"cost_model": cost, "sub_assertions": decided,
                "proxy_measured": {f"{a} / {b}": measured_ratio(a, b) for a, b in pairs},
                "scale": timing_scale(paper), "deviations": timing_deviations(paper),
                "flatness": "not applicable: timing", "n_seeds": len(t["seeds"]), "seeds": t["seeds"],
                "n_rounds": t["rounds"], **(extra or {})}
-    failing = {f"{text}: {k}": r for text, rows in decided.items() for k, r in rows.items() if r["status"] == "fails"}
+    failing = {f"{text}: {k}": r for text, rows in decided.items() if text not in not_admitted
+               for k, r in rows.items() if r["status"] == "fails"}
     return decide_readings(rds, criterion=criterion, numbers=numbers, counterexample=failing or None,
                            ambiguity="the readings disagree: " + "; ".join(f"{r['reading']} -> {r['verdict']}" for r in rds))
 

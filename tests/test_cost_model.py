@@ -294,3 +294,18 @@ def test_benchmarks_page_quotes_the_committed_gpu_measurement():
         pytest.skip("no GPU measurement committed")
     page = (Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md").read_text(encoding="utf-8")
     assert summary_markdown(m) in page
+
+
+def test_a_timing_reading_with_a_tolerance_the_text_does_not_give_is_shown_not_deciding():
+    """momentum_streams:wall-clock: both referees call the 10% reading of 'comparable' invented
+    (R3): it stays on the page, fails, and does not decide; the paper's own D.6 spread decides
+    (undecided there). A tag naming no reading is an error of ours, not a silent no-op."""
+    import claims
+    from claims._ledger import NOT_ADMITTED
+    from claims._wallclock import BAND, timing_evidence
+    ev = claims.run(claims.load(["momentum_streams"])["momentum_streams:wall-clock"], "quick").evidence
+    tenth, own = ev.readings
+    assert tenth["not_admitted"] == NOT_ADMITTED["invented"] and tenth["verdict"] == "fails"
+    assert "not_admitted" not in own and own["verdict"] == "inconclusive" and ev.verdict == "inconclusive"
+    with pytest.raises(ValueError, match="not_admitted names no reading"):
+        timing_evidence("quick", "momentum_streams", {"a": {}}, criterion=BAND, not_admitted={"b": "invented"})
