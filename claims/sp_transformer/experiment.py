@@ -248,7 +248,8 @@ def fig_7cd(budget: str) -> Evidence:
     n = ev.numbers
     rd = _7cd_readings(n["components"], n["decidable"])
     rds = [reading("'becomes unstable and seems to loose energy' = an energy loss of more than 10% "
-                   "over [2, 600]", rd["energy_loss_over_10pct"]),
+                   "over [2, 600]", rd["energy_loss_over_10pct"],
+                   not_admitted="invented"),   # a threshold the text does not give (R3, both referees)
            reading("'seems to loose energy' = any decrease of the energy level over [2, 600]",
                    rd["any_energy_decrease"])]
     numbers = dict(n, scale="the paper's own networks and data sizes (Tables 2-3): not a proxy",
