@@ -73,7 +73,9 @@ def table_2_dimensions(budget: str) -> Evidence:
                "2026) asked for an ambiguity, since the prose states what sl means; kept as an erratum "
                "under the misprint convention of docs/architecture.md: the paper prints the intended "
                "meaning in words only, and the corrected index ranges (t … t+sl−1, t+sl … t+sl+pl−1) "
-               "must be derived, in a formula the text points to as the definition",
+               "must be derived, in a formula the text points to as the definition. Issue 38 (both "
+               "referees, R2): the intended content is printed in words next to the formula and the "
+               "two index fixes differ only by relabelling t: a misprint",
        paper_text=r"""[eq. (28)] $$\mathcal{NN}:[z^{(t)},\ldots,z^{(t+\mathtt{sl})}]\mapsto[\hat{z}^{(t+\mathtt{sl}+1)},\ldots,\hat{z}^{(t+\mathtt{sl}+\mathtt{pl})}],$$
 [§5] here $\mathtt{sl}$ denotes the sequence length, i.e. the length of the sequence that we feed into the network and $\mathtt{pl}$ is the prediction length, i.e. the length of the output sequence that is predicted by the network.
 [§5] The ResNet and the SympNet cannot resolve time series data, which means for both of these $\mathtt{sl}=\mathtt{pl}=1$. These networks only ever see one vector at a time.
