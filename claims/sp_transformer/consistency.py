@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from claims import Evidence, claim, decide_readings, reading
 from particles.sp_networks import NETWORKS, Table2, build
+from particles.sp_train import BUDGETS
 
 # Printed values: Table 2 (upscale dimension, L, n_heads, sl, pl), §5 (M = 2N = 40; step 0.4)
 UPSCALE, L, N_HEADS, SL, PL = 20, 2, 4, 5, 1
@@ -42,6 +43,8 @@ def table_2_dimensions(budget: str) -> Evidence:
                 "the vector-space dimension 2N = 40", all(r3.values()), **r3),
     ]
 
+    n40 = BUDGETS["n40"].table2
+
     def n_parameters(upscale: int) -> dict:
         cfg = Table2(upscale=upscale, width=M_PRINTED, n_layers=L, n_heads=N_HEADS, seq_len=SL)
         return {name: sum(p.numel() for p in build(name, cfg).parameters()) for name in sorted(NETWORKS)}
@@ -52,9 +55,15 @@ def table_2_dimensions(budget: str) -> Evidence:
         numbers={"printed": {"upscale_dimension": UPSCALE, "M": M_PRINTED, "n_heads": N_HEADS},
                  "n_parameters_if_2N_is_20": n_parameters(UPSCALE),
                  "n_parameters_if_2N_is_40": n_parameters(2 * UPSCALE),
-                 "ledger_experiment_table2": {"upscale_2N": Table2().upscale, "width_M": Table2().width,
-                                              "reading": "2N = 20 with M = 40 = 4N (the first reading, "
-                                                         "keeping 'twice the upscale dimension')"}},
+                 "ledger_experiment_table2": {
+                     "deciding (budget n40)": {"upscale_2N": n40.upscale, "width_M": n40.width,
+                                               "reading": "N = 20: 2N = 40, M = 2N = 40 (the second "
+                                                          "and third readings)"},
+                     "sensitivity row (budget full)": {"upscale_2N": Table2().upscale,
+                                                       "width_M": Table2().width,
+                                                       "reading": "2N = 20 with M = 40 = 4N (the first "
+                                                                  "reading, keeping 'twice the upscale "
+                                                                  "dimension')"}}},
         ambiguity="Table 2's 20 is N under the degrees-of-freedom count of Example 1 (then M = 2N = 40 "
                   "and the transformer works in R^40); read as the dimension of R^{2N} (2N = 20), the "
                   "text's M = 2N = 40 contradicts it. The authors could state N")

@@ -183,9 +183,8 @@ ITEMS += (
     _p("partial", "Table 2 and §5, text around it", "upscale dimension = 20",
        reason="read as N = 20 (2N = 40, the one reading under which the paper agrees with itself: "
               "sp_transformer:table-2-dimensions); the deciding budget n40 records upscale 40 and is "
-              "committed for the ResNet and the SympNet; missing: the transformers' n40 runs "
-              "(sp_transformer:fig-7cd waits for them; their committed runs are at 2N = 20, a "
-              "sensitivity row recorded in `departures_from_paper`)"),
+              "committed for all four networks, five seeds each; the runs at 2N = 20 are a "
+              "sensitivity row recorded in `departures_from_paper`"),
     _p("full", "§5, text after eq. (31)", "gradient-layer width M = 2N = 40 (SympNet and the SympNet "
        "layers of the structure-preserving transformer)", reason="`table2.width` = 40 in every committed run"),
     _p("full", "Table 2", "transformer layers L = 2", TRANSFORMERS, "`table2.n_layers` = 2"),
