@@ -87,11 +87,19 @@ def result_1(budget: str) -> Evidence:
                         order_N01=orders[("N(0,1)", cost, drift, bm)],
                         not_admitted="correction" if drift < 0 or cost == "half_sq" else None)
                 for drift, cost, bm in itertools.product((+1, -1), ("sq", "half_sq"), BROWNIAN)]
+    # the printed statement at its first test law: the drift +½∇g and π of the |x−y|² problem,
+    # under the standard Brownian motion (the other admitted reading fails there as well)
+    printed = ("N(0,1)", "sq", +1, 1.0)
+    J = numbers[f"N(0,1) | cost |x−y|², drift +½∇g, E B_t² = {printed[3]:g}t"]["symmetrized_KL"]
     return decide_readings(
         readings,
         criterion="observed order p of the symmetrized KL (closed form, both couplings Gaussian) "
                   "over ε ∈ [1e-3, 1e-1] satisfies p ≥ 1.95 for every test law",
         numbers=numbers,
+        counterexample=None if orders[printed] >= O_EPS2 else {
+            "rho": "N(0,1)", "drift": "+½∇g (as printed)", "pi": "argmin of the |x−y|² problem",
+            "E B_t²": "t", "eps": [eps[0], eps[-1]], "symmetrized_KL": [J[0], J[-1]],
+            "order": orders[printed]},
         ambiguity="as printed (drift +½∇g, π the argmin of the |x−y|² problem) the bound then "
                   "depends on the Brownian motion: standard, or of variance 2t")
 
