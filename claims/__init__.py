@@ -16,11 +16,11 @@ import importlib
 import pkgutil
 
 from ._ledger import (BUDGETS, ERROR, KINDS, PAPERS, VERDICTS, Claim, Evidence, Result, Slip, claim, decide,
-                      decide_readings, jsonable, reading, register, registry, run, settings,
+                      decide_readings, disagreement, jsonable, reading, register, registry, run, settings,
                       verdict_from)
 
 __all__ = ["BUDGETS", "ERROR", "KINDS", "PAPERS", "VERDICTS", "Claim", "Evidence", "Result", "Slip", "claim", "decide",
-           "decide_readings", "jsonable", "reading", "register", "registry", "run", "settings",
+           "decide_readings", "disagreement", "jsonable", "reading", "register", "registry", "run", "settings",
            "verdict_from", "load", "select", "run_all"]
 
 

@@ -50,7 +50,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass
 
-from claims import Evidence, decide_readings, reading, settings
+from claims import Evidence, decide_readings, disagreement, reading, settings
 from claims._protocol import _params, collected_runs, deviations, get_protocol, run_hardware, scale
 from claims._stats import ALPHA, paired_difference, sign_first, table_agreement
 from particles.lm.studies import Collected, get_study
@@ -311,8 +311,7 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
                for name, row in subs.items() if row["status"] == "fails"}
     ev = decide_readings(rds, criterion=criterion + ("; here: " + "; ".join(undecidable) if undecidable else ""),
                          numbers=numbers, counterexample=failing or None,
-                         ambiguity=("the readings of the sentence disagree: " + "; ".join(
-                             f"{r['reading']} -> {r['verdict']}" for r in rds)))
+                         ambiguity=disagreement(rds, "the readings of the sentence"))
     return ev
 
 
@@ -427,5 +426,4 @@ def with_union_reading(ev: Evidence, members: dict[str, Evidence], text: str, *,
     numbers |= {"sub_assertions": subs, **undecided_power(subs)}
     counter = {k: v for e in (ev, *deciding.values()) for k, v in (e.counterexample or {}).items()}
     return decide_readings(rds, criterion=ev.criterion + criterion, numbers=numbers, counterexample=counter or None,
-                           ambiguity=f"the readings of '{sentence}' disagree: " + "; ".join(
-                               f"{r['reading']} -> {r['verdict']}" for r in rds))
+                           ambiguity=disagreement(rds, f"the readings of '{sentence}'"))

@@ -185,6 +185,14 @@ def admitted(readings) -> list[Mapping[str, Any]]:
     return [r for r in readings if not r.get("not_admitted")]
 
 
+def disagreement(readings, subject: str = "the readings") -> str | None:
+    """The ambiguity note of readings built by one shared rule (an experiment's sentences): their
+    verdicts side by side, or None where fewer than two are admitted, so no ambiguity can arise."""
+    deciding = admitted(readings)
+    return (f"{subject} disagree: " + "; ".join(f"{r['reading']} -> {r['verdict']}" for r in deciding)
+            if len(deciding) > 1 else None)
+
+
 def decide_readings(readings, correction_holds: bool | None = None, *, criterion: str,
                     numbers: Mapping[str, Any] | None = None,
                     counterexample: Mapping[str, Any] | None = None, correction: str | None = None,
@@ -205,6 +213,9 @@ def decide_readings(readings, correction_holds: bool | None = None, *, criterion
     deciding = admitted(readings)
     if not deciding:
         raise ValueError("readings: at least one admissible reading of the quoted text is needed")
+    if ambiguity is not None and len(deciding) < 2:
+        raise ValueError("ambiguity: two readings the printed words support are needed; with one "
+                         "admitted reading the note could never be shown")
     # a misprint read by its intent (R2) is the correction when the check names none; a rescue (R4)
     # never is: what the text does not say is no correction of it (an experiment's spread, a mean
     # the paper never reports), so a check whose erratum adds a hypothesis names that correction

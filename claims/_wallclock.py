@@ -48,7 +48,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from claims import Evidence, decide_readings, reading
+from claims import Evidence, decide_readings, disagreement, reading
 from claims._committed import StaleResult, provenance, read_committed, write_committed
 from claims._gpu import (EXECUTIONS_MEASURED, PAPER_EXECUTION, PAPER_STEPS, PAPER_VARIANTS, cuda_check,
                          measured_groups, measured_on_cuda)
@@ -350,7 +350,7 @@ def timing_evidence(budget: str, paper: str, readings: dict[str, dict[str, tuple
     failing = {f"{text}: {k}": r for text, rows in decided.items() if text not in not_admitted
                for k, r in rows.items() if r["status"] == "fails"}
     return decide_readings(rds, criterion=criterion, numbers=numbers, counterexample=failing or None,
-                           ambiguity="the readings disagree: " + "; ".join(f"{r['reading']} -> {r['verdict']}" for r in rds))
+                           ambiguity=disagreement(rds))
 
 
 BAND = ("a sub-assertion on a step-time ratio is decided by the GPU measurement at the paper's size "

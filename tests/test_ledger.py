@@ -1,6 +1,8 @@
 """The ledger machinery: verdict rule, validation, error rows, JSON keys, CLI exit status."""
 import json
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -183,7 +185,7 @@ def test_decide_readings_accuses_only_when_every_reading_fails(verdicts, correct
     rds = [claims.reading(f"reading {i}", {"holds": True, "fails": False, "inconclusive": None}[v], x=i)
            for i, v in enumerate(verdicts)]
     ev = claims.decide_readings(rds, corrected, criterion="c", correction="the fix",
-                                ambiguity="reading 0 vs reading 1")
+                                ambiguity="reading 0 vs reading 1" if len(verdicts) > 1 else None)
     assert ev.verdict == verdict
     assert (ev.ambiguity is not None) == ambiguous
     assert [r["verdict"] for r in ev.readings] == list(verdicts) and ev.readings[0]["x"] == 0
@@ -313,9 +315,8 @@ def test_readings_not_admitted_are_shown_but_do_not_decide():
                                       criterion="c")
     assert misprint.verdict == "holds-with-correction" and misprint.correction == "a misprint for -x"
     assert misprint.ambiguity is None and len(misprint.readings) == 2
-    invented = claims.decide_readings([claims.reading("as printed", True),
-                                       claims.reading("only at t = 1", False, not_admitted="invented")],
-                                      criterion="c", ambiguity="would be one")
+    rds = [claims.reading("as printed", True), claims.reading("only at t = 1", False, not_admitted="invented")]
+    invented = claims.decide_readings(rds, criterion="c", ambiguity=claims.disagreement(rds))
     assert invented.verdict == "holds" and invented.ambiguity is None
     with pytest.raises(ValueError, match="not_admitted"):
         claims.reading("x", True, not_admitted="because")
@@ -358,3 +359,28 @@ def test_the_page_says_how_many_entries_a_shortened_list_or_dict_hides():
     assert "more in the JSON" not in _fmt(list(range(10)), full=True)
     assert _fmt({str(i): i for i in range(14)}).endswith("… (2 more in the JSON)}")
     assert _fmt(1.55e-16) == _fmt(1.54e-16) == _fmt(3.06e-13) == "|x| < 1e-12" and _fmt(0.0) == "0"
+
+
+def test_every_committed_errata_entry_shows_its_counterexample():
+    """An errata sheet's entry reads as a journal erratum: the inputs that refute the printed text,
+    not the check's criterion (the sheet's fallback when a check records no counterexample), and no
+    value missing from the sweep it was looked up in (a κ = 100 the full grid lacks printed None)."""
+    sheets = sorted((Path(__file__).parents[1] / "docs" / "errata").glob("*.md"))
+    assert len(sheets) == len(claims.PAPERS)
+    for sheet in sheets:
+        for line in re.findall(r"^- evidence: (.*)$", sheet.read_text(), re.M):
+            assert line.startswith("{") and ": None" not in line, f"{sheet.name}: {line[:160]}"
+
+
+def test_an_ambiguity_note_needs_two_admitted_readings():
+    """An ambiguity is two readings the printed words support (docs/architecture.md): a note given
+    with one admitted reading could never be shown, so it is refused, and the experiments' shared
+    note (`disagreement`) names only the admitted readings."""
+    one = [claims.reading("as printed", False), claims.reading("a rescue", True, not_admitted="rescue")]
+    with pytest.raises(ValueError, match="ambiguity"):
+        claims.decide_readings(one, criterion="c", ambiguity="a note")
+    assert claims.disagreement(one) is None
+    two = [claims.reading("the first", True), claims.reading("the second", False), *one[1:]]
+    assert claims.disagreement(two) == "the readings disagree: the first -> holds; the second -> fails"
+    ev = claims.decide_readings(two, criterion="c", ambiguity=claims.disagreement(two))
+    assert ev.verdict == "holds" and ev.ambiguity == claims.disagreement(two)

@@ -277,7 +277,4 @@ def near_linear_time(budget: str) -> Evidence:
         criterion=f"the per-round log-log slope of CPU seconds against the input size has its "
                   f"{slope['ci_coverage']:.1%} median interval at or below 1 + {POLYLOG}/ln(size_min) "
                   f"(at most {POLYLOG} log factors) under the reading (holds) or above it (fails)",
-        numbers=numbers,
-        ambiguity="near-linear holds in the input size (the N² cost entries: time ~ N², slope "
-                  f"{slope['median'] / 2:.2f} in N²) and fails in the number of points (slope "
-                  f"{slope['median']:.2f} in N); the slide could say 'in the size of the cost matrix'")
+        numbers=numbers)

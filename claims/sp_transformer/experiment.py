@@ -255,8 +255,7 @@ def fig_7cd(budget: str) -> Evidence:
     numbers = dict(n, scale="the paper's own networks and data sizes (Tables 2-3): not a proxy",
                    deviations=DEPARTURES_7CD, flatness=flatness_rows(TRANSFORMERS, budget))
     return decide_readings(rds, criterion=ev.criterion + "; 'loses energy' read two ways (readings)",
-                           numbers=numbers, counterexample=ev.counterexample,
-                           ambiguity="the readings of 'seems to loose energy' disagree")
+                           numbers=numbers, counterexample=ev.counterexample)
 
 
 

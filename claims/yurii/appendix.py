@@ -158,11 +158,7 @@ def imex_k1(budget: str) -> Evidence:
                   "errors to the 40-refinement fixed point decay geometrically (fitted rate < 1); the "
                   "two readings of 'differs ... because' on random states and scalars",
         numbers={"trials": trials, "loop_vs_printed_k1": loop_vs_printed,
-                 "refinement_contraction_rate_max": max(rates)},
-        ambiguity="IMEX k = 1 does differ from the Lie–Trotter block, but not because of its "
-                  "lookahead: that point is the Lie–Trotter one with μ_{t+½} shifted by 1; what "
-                  "remains is the state update X_{t+1} = X_t + V_{t+1}, which drops V_{t+½} (the "
-                  "blocks then differ by exactly V_{t+½}), and the shared β_t")
+                 "refinement_contraction_rate_max": max(rates)})
 
 
 # ------------------------------------------------------------------ B.2: PRK-Verlet (Strang)
