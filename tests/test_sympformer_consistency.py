@@ -73,3 +73,17 @@ def test_every_sympformer_is_slower_than_both_rivals():
     for table, rows in TABLES.items():
         for n in sympformer_rows(table):
             assert below(rows[BASELINE][2], rows[n][2]) and below(rows[YURII[table]][2], rows[n][2])
+
+
+def test_the_every_variant_extension_fails_on_the_rows_the_reviews_name():
+    """The invented every-variant reading, registered as an extension outside the tally: its
+    counterexample is exactly Table 1's Presymp Euler and AB2 (both rivals) and Table 2's plain
+    Euler against YuriiFormer (best column), every pair decided by the rounding intervals."""
+    ev = claims.registry()["sympformer:every-variant-outperforms"].check("quick")
+    assert ev.verdict == "fails"
+    best = ev.counterexample["not below a rival (best)"]
+    assert sorted(best) == ["Table 1: Presymp AB2 vs Baseline", "Table 1: Presymp AB2 vs YuriiFormer-Lie-Trotter",
+                            "Table 1: Presymp Euler vs Baseline", "Table 1: Presymp Euler vs YuriiFormer-Lie-Trotter",
+                            "Table 2: plain Euler vs YuriiFormer"]
+    for pair, (variant, rival) in best.items():
+        assert below(variant, rival) is not True, pair
