@@ -184,14 +184,15 @@ def every_variant_outperforms(budget: str) -> Evidence:
     """Every variant against each rival, per column, over the printed numbers' rounding
     intervals (`below`): the pairs where a variant is not below a rival are the counterexample."""
     losers = {column: _losers(lambda t: (BASELINE, YURII[t]), column) for column in ("best", "last")}
-    return decide(not any(losers.values()),
-                  criterion="every SympFormer row below the Baseline and the YuriiFormer row of its "
-                            "table in the best and the last column, each comparison decided over the "
-                            "printed numbers' rounding intervals",
-                  numbers={"variants": {t: sympformer_rows(t) for t in TABLES},
-                           "pairs": sum(len(sympformer_rows(t)) * 2 for t in TABLES)},
-                  counterexample={f"not below a rival ({column})": rows
-                                  for column, rows in losers.items() if rows} or None)
+    return decide_readings(
+        [reading("every SympFormer row below both rivals of its table, in the best and the last column",
+                 not any(losers.values()), not_below={column: len(rows) for column, rows in losers.items()})],
+        criterion="every SympFormer row below the Baseline and the YuriiFormer row of its table, in "
+                  "the best and the last column, each comparison decided over the printed numbers' "
+                  "rounding intervals",
+        numbers={"variants": {t: sympformer_rows(t) for t in TABLES},
+                 "pairs_per_column": sum(len(sympformer_rows(t)) * 2 for t in TABLES)},
+        counterexample={f"not below a rival ({column})": rows for column, rows in losers.items() if rows} or None)
 
 
 @claim("sympformer:tables-internal", locator="Tables 1-3 (columns and captions); Appendix B (configurations)",
