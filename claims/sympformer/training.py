@@ -76,7 +76,8 @@ NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 SOME_SCHEME_RULE = ("; the some-scheme reading holds when one scheme holds at 0.05 / (number of schemes) "
                     "(Bonferroni over the members: the union of their tests keeps family-wise level 0.05) and "
                     "fails when every scheme fails at 0.05 (intersection-union), each scheme decided on its own "
-                    "arms, both levels then spent over the looks")
+                    "arms with Holm over its two sub-assertions at the level it is held or failed at, both "
+                    "levels then spent over the looks")
 
 
 def some_scheme_members(table: dict[str, float], rows: dict[str, str], study: str, best: str, *,
