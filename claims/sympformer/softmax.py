@@ -492,8 +492,7 @@ def ex_5_5(budget: str) -> Evidence:
                             euler_14_slope=slopes["euler_14"], expeuler_exact_weight_slope=slopes["expeuler_16_exact_weight"]))
     return decide_readings(
         readings, corrected_ok,
-        ambiguity="Example 5.5 fixes neither the damping schedule α_k nor where the limits of (16)'s weight "
-                  "sit: the printed updates are consistent with (34) under some of these readings only",
+        ambiguity="Example 5.5 fixes neither α_k's schedule nor (16)'s limits: consistent under some readings only",
         criterion="a literal reading holds iff both printed updates are consistent with (34): the one-step defect "
                   "‖(z⁺ − z)/h − f(z)‖ is at rounding level (< 1e-8‖f‖) or decays (fitted slope in h > 0.5); "
                   "the misprint reading (and the correction) holds iff (14) and (16) with the exact weight "
