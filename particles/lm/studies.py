@@ -62,6 +62,13 @@ Studies (docs/training.md gives the learning curves these were chosen from):
   size fixed (27 Nov 2026) before any of its runs, from the exploratory ``main-replica`` seeds 0-4
   (`claims.momentum_streams.diagnostics.confirm_power`): the reading is decided on these eight
   seeds once all are committed, never on a part of them and never on seeds added after.
+* ``linear-appb-confirm`` -- ``linear-appb``'s three arms of Table 2's plain-Euler scheme (plain
+  Euler, YuriiFormer, the Baseline) at four fresh seeds (3-6): the confirmatory sample of that
+  scheme's member of the some-scheme reading, undecided on ``linear-appb``'s one look (above
+  YuriiFormer, p 0.0275 against Holm's first step 0.025). Its size was fixed (7 Dec 2026) before any
+  of its runs, from the exploratory ``linear-appb`` seeds 0-2
+  (`claims.sympformer.training.confirm_power`: 0.943 at 4 seeds, 0.611 at 3): the member is decided
+  on these four seeds once all are committed, at one look, never on a part of them.
 * ``honesty`` -- a 100-step run of the baseline, retrained by CI and compared with its committed
   JSON (`tests/test_lm_results.py`).
 """
@@ -140,6 +147,8 @@ MOMENTUM_STREAMS = ("adam", "adamw", "yurii", "tmm", "rmsprop", "ortho", "hb", "
 # seed 000 Table 2 (linear attention, smaller configuration)
 SYMPFORMER_LINEAR = ("gd-lt-linear", "nesterov-lt-linear", "symp-linear-plain-euler",
                      "symp-linear-presymp-euler")
+# ... its plain-Euler scheme's three arms: the confirmatory sample `linear-appb-confirm`
+LINEAR_APPB_CONFIRM = SYMPFORMER_LINEAR[:3]
 # seed 000 Table 3 (linear attention, larger configuration: look-ahead for the presymplectic scheme)
 SYMPFORMER_LINEAR_DEEP = ("gd-lt-linear", "nesterov-lt-linear", "symp-linear-plain-euler",
                           "symp-linear-presymp-euler-lookahead")
@@ -447,6 +456,7 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
     Study("wide-tpp", WIDE_TPP, ("gd-lt", "tmm"), (0, 1, 2)),
     Study("main-replica", MAIN, DIAGNOSED, (0, 1, 2, 3, 4), diagnosed_when_trained=True),
     Study("main-confirm", MAIN, JACOBIAN, tuple(range(5, 13)), diagnosed_when_trained=True),
+    Study("linear-appb-confirm", LINEAR_APPB, LINEAR_APPB_CONFIRM, (3, 4, 5, 6), baseline="gd-lt-linear"),
 )}
 
 
@@ -507,6 +517,10 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     # a deadline-bound `run all` trains two of these per sitting and fills the end with `deep` runs
     # (~0.5 core-hour each), which fit where another of these would not finish
     ("linear-appb", SYMPFORMER_LINEAR, (0, 1, 2)),
+    # ... where plain Euler's member of the some-scheme reading was undecided at its one look (7 Dec
+    # 2026: above YuriiFormer, p 0.0275 against 0.025): its confirmatory sample, 4 fresh seeds fixed
+    # before their runs (~5.4 core-hours)
+    ("linear-appb-confirm", LINEAR_APPB_CONFIRM, (3, 4, 5, 6)),
     ("deep", tuple(v for v in SYMPFORMER_SOFTMAX
                    if v not in ("symp-softmax-presymp-etd-ab2", "nesterov-lt", "symp-softmax-presymp-ab2")), (4,)),
     ("main", YURII[:6], (0, 1, 2)),
