@@ -28,7 +28,11 @@ comparison is looked at with every count of paired seeds from `MIN_SEEDS` to the
 two arms' studies plan (`Study.seeds`): each look may decide, and extending the seeds after an
 undecided look must not buy a verdict. Every level above is therefore spent over the looks the
 plans allow (`planned_looks`: Bonferroni over the looks; a reading at the most looks of its
-comparisons: 0.05 / 3 where both arms' study plans five seeds).
+comparisons: 0.05 / 3 where both arms' study plans five seeds). What a plan's last look leaves
+undecided is not decided by growing that plan: the look is the exploration, and a confirmatory
+sample (`Study.confirmatory`: fresh seeds, its size fixed before its runs by the power the
+exploration's differences give it, `claims._stats.fail_power`) decides it at one look, on all of
+its seeds.
 
 Our loss per run is the final model's next-byte loss on the whole validation split
 (`val_loss_full`; the schedule decays to the last step). Every verdict states its proxy scale
@@ -62,8 +66,13 @@ def planned_looks(*studies) -> int:
     """The looks at one comparison between arms of `studies` that their plans allow: one at each
     count of paired seeds from `MIN_SEEDS` to the fewest seeds one of them plans (`Study.seeds`),
     since the ledger is regenerated as runs land and any of those counts may decide. A comparison
-    is decided at its level / this (Bonferroni over the looks), so that adding seeds after an
-    undecided look cannot buy a verdict."""
+    is decided at its level / this (Bonferroni over the looks), so that the plan's seeds may be
+    looked at as they land. Its last look is final: what it leaves undecided goes to a confirmatory
+    sample, since a plan grown after it re-spends the level that look used (0.05 at three seeds,
+    then 0.05/3 at four and five, errs with ~0.062: `tests/test_stats.py`). A comparison within confirmatory samples
+    (`Study.confirmatory`) has one look, at all of their planned seeds (`experiment_evidence`)."""
+    if all(st.confirmatory for st in studies):
+        return 1
     return max(1, min(len(st.seeds) for st in studies) - MIN_SEEDS + 1)
 
 
@@ -258,6 +267,12 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
     undecidable = [f"{not_learned(gates[n])}" + (f" (study {n})" if len(names) > 1 else "")
                    + ", so the sub-assertions below are shown, not decided"
                    for n in names if not gates[n]["learned"]]
+    # a confirmatory sample looks once, at every seed it planned: never at a part of them
+    undecidable += [f"the confirmatory sample {n} has {len(got[n].paired_seeds(variants[n]))} of its "
+                    f"{len(studies[n].seeds)} planned seeds committed and is decided on all of them, so the "
+                    "sub-assertions below are shown, not decided"
+                    for n in names if studies[n].confirmatory
+                    and len(got[n].paired_seeds(variants[n])) < len(studies[n].seeds)]
     # every sub-assertion between two rows is decided on the seeds its two arms share, so one
     # comparison has one n in every reading; a derived row, the printed table's agreement and the
     # build pairing are on the seeds every arm shares (`seeds`)

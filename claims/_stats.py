@@ -224,6 +224,35 @@ def sign_first(subs: dict[str, tuple], alpha: float = ALPHA,
     return verdict, rows
 
 
+def fail_power(differences: dict[str, list[float]], n: int, levels: dict[str, float], *,
+               missing: dict[str, str] | None = None, draws: int = 1000, seed: int = 0) -> float:
+    """The probability that `sign_first` finds one of the "less" sub-assertions failing at `n`
+    fresh paired seeds if the explored per-seed differences a - b ({name: one per explored seed,
+    the same seeds for every name}) are the truth: Monte Carlo (`draws`, fixed `seed`) from the
+    normal with their mean and covariance, b at 0 and a at the simulated difference. `levels`: each
+    sub-assertion's loss level (its margin; a difference has none of its own). `missing`: the
+    family's other sub-assertions, not simulated, in Holm's family with p = 1 (a lower bound: their
+    rejections cannot lower its thresholds). This sizes a confirmatory sample before its runs."""
+    if not isinstance(n, int) or n < 3:
+        raise ValueError(f"n must be an integer >= 3 paired seeds, got {n!r}")
+    if not differences or set(levels) != set(differences):
+        raise ValueError(f"levels must name the sub-assertions of differences, got {sorted(levels)} "
+                         f"for {sorted(differences)}")
+    names = list(differences)
+    if len({len(differences[k]) for k in names}) != 1 or len(differences[names[0]]) < 2:
+        raise ValueError("differences must hold the same >= 2 explored seeds for every sub-assertion")
+    diff = np.asarray([differences[k] for k in names], dtype=float).T  # seeds x sub-assertions
+    if not np.all(np.isfinite(diff)):
+        raise ValueError("differences must be finite")
+    rng = np.random.default_rng(seed)
+    samples = rng.multivariate_normal(diff.mean(0), np.atleast_2d(np.cov(diff.T)), size=(draws, n))
+    hits = 0
+    for x in samples:
+        subs = {k: (list(x[:, j]), [0.0] * n, "less", levels[k]) for j, k in enumerate(names)}
+        hits += any(r["status"] == "fails" for r in sign_first(subs, missing=missing)[1].values())
+    return hits / draws
+
+
 def kendall_tau(x, y) -> float:
     """Kendall's tau-b between two equally long sequences (scipy.stats.kendalltau)."""
     return float(stats.kendalltau(x, y).statistic)

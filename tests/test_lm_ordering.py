@@ -358,3 +358,59 @@ def test_an_ablation_pairs_seeds_across_studies_and_decides_the_change_on_sign(m
     ev = fake({"gd-lt": 1.43, "tmm": 1.362})
     rows = next(iter(ev.numbers["sub_assertions"].values()))
     assert rows["Vanilla's change < TMMFormer's change"]["status"] == "fails" and ev.verdict == "fails"
+
+
+def test_table_2s_confirmatory_sample_is_the_smallest_with_the_target_power():
+    """linear-appb's one look left plain Euler's member of Table 2's some-scheme reading undecided;
+    its confirmatory sample holds that member's three arms at App. B's protocol and fresh seeds, has
+    one look, and its seed count is the smallest at which the member fails with probability >=
+    CONFIRM_POWER if the explored differences are the truth (Monte Carlo, 1000 draws: standard error
+    <= 0.016, against gaps of 0.29 and 0.043 to the target)."""
+    from claims.sympformer import training as symp
+    from particles.lm.studies import get_study
+    explored = get_study("linear-appb")
+    for scheme, name in symp.TABLE_2_CONFIRM.items():
+        confirm = get_study(name)
+        arms = [symp.SYMP_TABLE_2_ROWS[k] for k in ("Baseline", "YuriiFormer", scheme)]
+        assert confirm.confirmatory and set(confirm.variants) == set(arms) and confirm.config == explored.config
+        assert not set(confirm.seeds) & set(explored.seeds) and lm.planned_looks(confirm) == 1
+        if len(explored.collect(arms).paired_seeds(arms)) < lm.MIN_SEEDS:
+            pytest.skip("the exploration is not committed")
+        n = len(confirm.seeds)
+        assert symp.confirm_power(n - 1, scheme) < symp.CONFIRM_POWER <= symp.confirm_power(n, scheme)
+
+
+@pytest.mark.parametrize("k", [3, 4])
+def test_a_partial_confirmatory_sample_decides_nothing(monkeypatch, k):
+    """Table 2's plain-Euler member is decided once, on all four seeds of linear-appb-confirm. With
+    the exploration's runs standing in for k of them (relabelled on purpose: the rule under test is
+    the gate, not the data; seed 0's runs reused as the fourth), three decide nothing whatever they
+    show, and four decide: plain Euler above YuriiFormer in every seed (paired t 8.4 on 3 df, p 0.0035
+    against Holm's first step 0.025) fails the member, and with Presymp Euler's fail the reading."""
+    from claims.sympformer import training as symp
+    from particles.lm.studies import Collected, Study, get_study
+    name = symp.TABLE_2_CONFIRM["plain Euler"]
+    real, confirm = Study.collect, get_study(name)
+    explored = real(get_study("linear-appb"), list(confirm.variants))
+    if len(explored.paired_seeds(confirm.variants)) < lm.MIN_SEEDS:
+        pytest.skip("the exploration is not committed")
+    relabel = dict(zip(confirm.seeds[:k], (0, 1, 2, 0)))
+
+    def collect(self, variants=None, seeds=None):
+        if self.name != name:
+            return real(self, variants, seeds)
+        return Collected({v: {s: explored.results[v][t] for s, t in relabel.items()} for v in variants or self.variants},
+                         missing=[f"{v}-seed{s}" for v in variants or self.variants for s in confirm.seeds[k:]])
+    monkeypatch.setattr(Study, "collect", collect)
+    member = symp.symp_scheme(symp.SYMP_TABLE_2, symp.SYMP_TABLE_2_ROWS, name, "plain Euler", "Presymp Euler",
+                              protocol="sympformer Table 2", source="test")
+    ev = symp.symp_table_2_at("linear-appb", confirm=symp.TABLE_2_CONFIRM)
+    some = next(r for r in ev.readings if r["reading"].startswith("some SympFormer scheme"))
+    if k < len(confirm.seeds):
+        assert member.verdict == "inconclusive" and f"has {k} of its 4 planned seeds" in member.criterion
+        assert some["statuses"]["plain Euler"] == "inconclusive" and some["verdict"] == "inconclusive"
+    else:
+        assert member.verdict == "fails" and member.numbers["looks"]["per_reading"] == {
+            member.readings[0]["reading"]: 1}
+        assert some["statuses"] == {"plain Euler": "fails", "Presymp Euler": "fails"} and some["verdict"] == "fails"
+        assert ev.verdict == "fails"

@@ -165,3 +165,67 @@ def test_table_agreement_counts_printed_pairs_and_ranks():
     lo, hi = t["kendall_tau_ci95"]
     assert lo <= t["kendall_tau"] <= hi
     assert "a < a" not in t["pairs"] and table_agreement({"x": 1.0, "y": 1.0}, {"x": [1, 1], "y": [1, 1]})["pairs"] == {}
+
+
+# ------------------------------------------------- sizing a confirmatory sample (fail_power)
+
+from claims._stats import ALPHA, fail_power  # noqa: E402
+
+# Monte Carlo draws per estimate here: the standard error of a probability near ALPHA is then
+# sqrt(0.05 x 0.95 / 300) = 0.0126, and a bound is asserted with 3 of them (0.038) of slack
+DRAWS = 300
+
+
+def _explored(mean: float, sd: float, seeds: int = 3) -> list[float]:
+    """Per-seed differences with exactly this mean and sample sd (seeds >= 2)."""
+    z = np.linspace(-1.0, 1.0, seeds)
+    return list(mean + sd * z / np.std(z, ddof=1))
+
+
+@settings(max_examples=8, deadline=None)
+@given(k=st.integers(1, 3), n=st.integers(3, 6), sd=st.floats(1e-3, 0.1))
+def test_without_an_explored_difference_a_fail_is_as_rare_as_the_level(k, n, sd):
+    """Zero explored mean: a sub-assertion fails only by the test's own error, so the chance that
+    Holm over k of them fails one at n seeds is at most the family-wise level (two-sided tests:
+    about half of it on the failing side), up to the Monte Carlo error."""
+    diffs = {f"s{j}": _explored(0.0, sd * (1 + j)) for j in range(k)}
+    p = fail_power(diffs, n, {name: 1.0 for name in diffs}, draws=DRAWS, seed=n)
+    assert p <= ALPHA + 3 * math.sqrt(ALPHA * (1 - ALPHA) / DRAWS)
+
+
+@pytest.mark.parametrize("n", [4, 6])
+def test_an_explored_reversal_many_deviations_wide_fails_almost_surely(n):
+    """Mean a - b at 10 sds: the paired t at n seeds is ~10 sqrt(n), far past Holm's threshold in
+    nearly every draw; a sub-assertion without runs (p = 1) does not stop it."""
+    p = fail_power({"a < b": _explored(0.1, 0.01)}, n, {"a < b": 1.0}, missing={"c < b": "no runs"},
+                   draws=DRAWS)
+    assert p >= 0.99
+
+
+def test_fail_power_refuses_bad_input_by_name():
+    with pytest.raises(ValueError, match="n must"):
+        fail_power({"x": [0.1, 0.2, 0.3]}, 2, {"x": 1.0})
+    with pytest.raises(ValueError, match="levels"):
+        fail_power({"x": [0.1, 0.2, 0.3]}, 4, {"y": 1.0})
+    with pytest.raises(ValueError, match="differences"):
+        fail_power({"x": [0.1, float("nan"), 0.3]}, 4, {"x": 1.0})
+    with pytest.raises(ValueError, match="differences"):
+        fail_power({"x": [0.1, 0.2, 0.3], "y": [0.1, 0.2]}, 4, {"x": 1.0, "y": 1.0})
+
+
+def test_growing_a_plan_after_its_last_look_spends_more_than_its_level():
+    """Why an undecided last look is decided on a confirmatory sample (claims._experiment): one
+    paired comparison with no true difference, tested at 0.05 at three seeds (a plan of three,
+    one look) and, when undecided, at 0.05/3 at four and five (the plan grown to five, its looks
+    re-spent) errs with probability ~0.062 > 0.05, while the same looks planned from the start
+    (0.05/3 at each) err with ~0.038 <= 0.05. 40000 draws: standard error ~0.0012, against
+    margins of 0.012 to the level."""
+    x = np.random.default_rng(0).standard_normal((40000, 5))
+
+    def p(k):
+        d = x[:, :k]
+        return 2 * stats.t.sf(np.abs(d.mean(1) / (d.std(1, ddof=1) / math.sqrt(k))), k - 1)
+    p3, p4, p5 = p(3), p(4), p(5)
+    grown = np.mean((p3 <= ALPHA) | (p4 <= ALPHA / 3) | (p5 <= ALPHA / 3))
+    planned = np.mean((p3 <= ALPHA / 3) | (p4 <= ALPHA / 3) | (p5 <= ALPHA / 3))
+    assert grown > ALPHA + 5 * 0.0012 and planned < ALPHA - 5 * 0.0012

@@ -38,7 +38,7 @@ from claims import Evidence, claim, decide_readings, jsonable, reading, settings
 from claims._committed import THREADS, StaleResult, committed_path, provenance, read_committed, write_committed
 from claims import _experiment
 from claims._protocol import collected_runs, deviations, get_protocol, run_hardware, scale
-from claims._stats import sign_first
+from claims._stats import fail_power, sign_first
 from particles.lm import bench
 from particles.lm import diagnostics as dg
 from particles.lm import train as lm_train
@@ -373,24 +373,17 @@ def confirm_power(per: dict, n: int, draws: int = 1000, seed: int = 0) -> float:
     at level 0.05) finds a momentum variant's 𝒫 significantly above vanilla's, by Monte Carlo
     (`draws`, fixed `seed`) from the normal with the mean and covariance of the exploratory
     per-seed differences in `per` (`_per_model` at the rank tolerance). A lower bound: the other
-    sub-assertions enter Holm's family with p = 1, so their rejections cannot lower its thresholds."""
-    if n < 3:
-        raise ValueError(f"n must be >= 3 paired seeds, got {n}")
+    sub-assertions enter Holm's family with p = 1, so their rejections cannot lower its thresholds
+    (`claims._stats.fail_power`)."""
     momentum = [m for m in MOMENTUM if m in per]
     key = "persistence_rank_tolerance"
     base = np.asarray(per[VANILLA][key])
-    diff = np.stack([np.asarray(per[m][key]) - base for m in momentum], axis=1)
     cut, stable, _, _ = _at_cutoff(per, key, "spread_rank_tolerance")
     names = [f"{LABELS[m]} persistence < vanilla's" for m in momentum]
     others = {k: "not simulated (p = 1)" for k in (cut | stable) if k not in names}
     level = {k: float(np.mean(per[m]["val_loss_full"] + per[VANILLA]["val_loss_full"])) for m, k in zip(momentum, names)}
-    rng = np.random.default_rng(seed)
-    samples = rng.multivariate_normal(diff.mean(0), np.cov(diff.T), size=(draws, n))
-    hits = 0
-    for x in samples:  # vanilla at 0, each momentum variant at vanilla + its simulated difference
-        subs = {k: (list(x[:, j]), [0.0] * n, "less", level[k]) for j, k in enumerate(names)}
-        hits += any(r["status"] == "fails" for r in sign_first(subs, missing=others)[1].values())
-    return hits / draws
+    diffs = {k: list(np.asarray(per[m][key]) - base) for m, k in zip(momentum, names)}
+    return fail_power(diffs, n, level, missing=others, draws=draws, seed=seed)
 
 
 @lru_cache(maxsize=4)

@@ -211,6 +211,8 @@ class Study:
     baseline: str = "gd-lt"  # the arm whose learning curve decides whether the study has learned
     # diagnose each run as it finishes (`diagnose`), while its weights are on this machine
     diagnosed_when_trained: bool = False
+    # a confirmatory sample: its seeds fixed before its runs, decided once, on all of them (one look)
+    confirmatory: bool = False
 
     def __post_init__(self):
         for v in self.variants:
@@ -455,8 +457,9 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
     Study("deep-wide", DEEP_WIDE, ("gd-lt", "symp-softmax-presymp-etd-ab2"), (0, 1, 2)),
     Study("wide-tpp", WIDE_TPP, ("gd-lt", "tmm"), (0, 1, 2)),
     Study("main-replica", MAIN, DIAGNOSED, (0, 1, 2, 3, 4), diagnosed_when_trained=True),
-    Study("main-confirm", MAIN, JACOBIAN, tuple(range(5, 13)), diagnosed_when_trained=True),
-    Study("linear-appb-confirm", LINEAR_APPB, LINEAR_APPB_CONFIRM, (3, 4, 5, 6), baseline="gd-lt-linear"),
+    Study("main-confirm", MAIN, JACOBIAN, tuple(range(5, 13)), diagnosed_when_trained=True, confirmatory=True),
+    Study("linear-appb-confirm", LINEAR_APPB, LINEAR_APPB_CONFIRM, (3, 4, 5, 6), baseline="gd-lt-linear",
+          confirmatory=True),
 )}
 
 
