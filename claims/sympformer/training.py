@@ -4,6 +4,7 @@ printed Hamiltonian force is worth beside Table 1; the causal decoder's force (�
 an unstated premise); and the wall-time sentence of §6 (`claims._wallclock`)."""
 from __future__ import annotations
 
+import dataclasses
 import statistics
 from functools import lru_cache
 
@@ -83,16 +84,15 @@ SOME_SCHEME_RULE = ("; the some-scheme reading holds when one scheme holds at 0.
 
 
 def some_scheme_members(table: dict[str, float], rows: dict[str, str], study: str, best: str, *,
-                        protocol: str, source: str, confirm: dict[str, str] | None = None,
-                        ) -> tuple[dict[str, Evidence], dict[str, Evidence]]:
+                        protocol: str, source: str) -> tuple[dict[str, Evidence], dict[str, Evidence]]:
     """The members of the reading "some SympFormer scheme of the table is below the Baseline and
     YuriiFormer" ("the SympFormer outperforms" read as the architecture family, whose table prints
     several schemes; one suffices): each scheme decided by `symp_scheme` at 0.05 / (number of
     schemes), the level a member holds at, and at 0.05, the level it fails at
-    (`claims._experiment.member_verdict`), on `study`, or on the confirmatory sample `confirm`
-    names for it ({scheme: study}: its arms at fresh seeds, one look)."""
+    (`claims._experiment.member_verdict`), on `study`, or on the confirmatory sample that
+    `CONFIRMATORY` names for the scheme there (its arms at fresh seeds, one look)."""
     schemes = tuple(k for k in rows if k not in ("Baseline", "YuriiFormer"))
-    return tuple({s: symp_scheme(table, rows, (confirm or {}).get(s, study), s, best, protocol=protocol,
+    return tuple({s: symp_scheme(table, rows, CONFIRMATORY.get((study, s), study), s, best, protocol=protocol,
                                  source=source, alpha=alpha)
                   for s in schemes} for alpha in (ALPHA / len(schemes), ALPHA))
 
@@ -226,53 +226,13 @@ SYMP_TABLE_2_ROWS = SYMP_LINEAR_ROWS
 SYMP_TABLE_2_READINGS = symp_readings("Presymp Euler", ("plain Euler", "Presymp Euler"))
 
 
-# linear-appb's one look left plain Euler's member of the some-scheme reading undecided (7 Dec 2026:
-# above YuriiFormer, p 0.0275 against Holm's first step 0.025); it is decided on a confirmatory
-# sample whose size `confirm_power` fixed before its runs (`particles.lm.studies`)
-TABLE_2_CONFIRM = {"plain Euler": "linear-appb-confirm"}
-CONFIRM_POWER = 0.9  # the confirmatory sample's size: the smallest with this power (`confirm_power`)
-
-
-@lru_cache(maxsize=8)
-def confirm_power(n: int, scheme: str = "plain Euler", draws: int = 1000, seed: int = 0) -> float:
-    """The probability that `scheme`'s member of Table 2's some-scheme reading fails (one of its two
-    sub-assertions, Holm at 0.05, the level a member fails at) at `n` fresh paired seeds of App. B's
-    protocol, if the differences explored on `linear-appb` are the truth (`claims._stats.fail_power`:
-    Monte Carlo from their mean and covariance). It fixed the size of `TABLE_2_CONFIRM`'s sample."""
-    rows = {k: SYMP_TABLE_2_ROWS[k] for k in ("Baseline", "YuriiFormer", scheme)}
-    got = get_study("linear-appb").collect(list(rows.values()))
-    seeds = got.paired_seeds(rows.values())
-    loss = {k: np.asarray([got.results[v][s]["val_loss_full"] for s in seeds]) for k, v in rows.items()}
-    names = {f"{scheme} < {o}": o for o in ("Baseline", "YuriiFormer")}
-    return fail_power({k: list(loss[scheme] - loss[o]) for k, o in names.items()}, n,
-                      {k: float(loss[scheme].mean() + loss[o].mean()) / 2 for k, o in names.items()},
-                      draws=draws, seed=seed)
-
-
-def symp_table_2_at(study: str, confirm: dict[str, str] | None = None) -> Evidence:
+def symp_table_2_at(study: str) -> Evidence:
     """sympformer:table-2's sentence decided on the committed runs of `study` (one of App. B's
-    protocol, `linear-appb`, or the proxy settings `linear` and `linear-slr100`); the schemes that
-    `confirm` names decide their member of the some-scheme reading on its confirmatory sample."""
+    protocol, `linear-appb`, or the proxy settings `linear` and `linear-slr100`)."""
     where = dict(protocol="sympformer Table 2", source="seed 000 §6, Table 2, best")
     ev = experiment_evidence(SYMP_TABLE_2, SYMP_TABLE_2_ROWS, study, readings=SYMP_TABLE_2_READINGS, **where)
-    members = some_scheme_members(SYMP_TABLE_2, SYMP_TABLE_2_ROWS, study, "Presymp Euler", confirm=confirm, **where)
+    members = some_scheme_members(SYMP_TABLE_2, SYMP_TABLE_2_ROWS, study, "Presymp Euler", **where)
     return with_some_scheme(ev, *members, SYMP_TABLE_2, 2)
-
-
-def confirmatory_sample(scheme: str, study: str) -> dict:
-    """The record of `scheme`'s confirmatory sample `study`: its planned and committed seeds, the
-    exploration it was sized from, and the power at its size and one seed fewer."""
-    sample = get_study(study)
-    rows = [SYMP_TABLE_2_ROWS[k] for k in ("Baseline", "YuriiFormer", scheme)]
-    n = len(sample.seeds)
-    return {"member": scheme, "study": study, "planned_seeds": list(sample.seeds),
-            "committed_seeds": sample.collect(rows).paired_seeds(rows),
-            "explored_on": "linear-appb", "explored_seeds": get_study("linear-appb").collect(rows).paired_seeds(rows),
-            "confirm_power": {"target": CONFIRM_POWER, "by_n_seeds": {k: confirm_power(k, scheme) for k in (n - 1, n)}},
-            "rule": "sized before its runs as the smallest number of fresh seeds at which the member fails "
-                    f"with probability >= {CONFIRM_POWER} if the explored differences are the truth; decided "
-                    "once, on all of its seeds (one look); the exploration's comparisons are shown under the "
-                    "every-scheme reading and decide that member nothing"}
 
 
 @claim("sympformer:table-2", locator="§6 (opening); §6.2, Table 2 (linear attention, smaller configuration)",
@@ -305,9 +265,9 @@ def symp_table_2(budget: str) -> Evidence:
     10000 steps, peak lr 3e-4, scalars at 100x). `numbers['sensitivity']` holds the same sentence
     decided at the settings the ledger used first: `linear` (lr 3e-3, scalars at 5x, App. B's
     general text) and `linear-slr100` (the same at 100x); they inform, never decide. Plain Euler's
-    member of the some-scheme reading is decided on its confirmatory sample (`TABLE_2_CONFIRM`,
+    member of the some-scheme reading is decided on its confirmatory sample (`CONFIRMATORY`,
     `numbers['confirmatory_samples']`), once all of its seeds are committed."""
-    ev = symp_table_2_at("linear-appb", confirm=TABLE_2_CONFIRM)
+    ev = symp_table_2_at("linear-appb")
     sensitivity = {}
     for name in ("linear", "linear-slr100"):
         side = symp_table_2_at(name)
@@ -317,8 +277,7 @@ def symp_table_2(budget: str) -> Evidence:
                                                                   "table_agreement", "deviations", "missing_runs",
                                                                   "flatness")}}
     return Evidence(ev.verdict, criterion=ev.criterion + "; the settings of `sensitivity` inform, never decide",
-                    numbers=dict(ev.numbers, sensitivity=sensitivity, confirmatory_samples=[
-                        confirmatory_sample(s, st) for s, st in TABLE_2_CONFIRM.items()]),
+                    numbers=dict(ev.numbers, sensitivity=sensitivity, confirmatory_samples=confirmatory_samples("linear-appb")),
                     counterexample=ev.counterexample,
                     correction=ev.correction, readings=ev.readings, ambiguity=ev.ambiguity)
 
@@ -327,6 +286,54 @@ SYMP_TABLE_3 = {"Baseline": 2.917168, "YuriiFormer": 2.765023, "plain Euler": 2.
                 "Presymp Euler": 2.690885}
 # App. B, Table 3: "a look-ahead step for the presymplectic discretizations"
 SYMP_TABLE_3_ROWS = SYMP_LINEAR_ROWS | {"Presymp Euler": "symp-linear-presymp-euler-lookahead"}
+
+
+# A member of a some-scheme reading left undecided at its study's last look is decided on a
+# confirmatory sample, never on seeds added to the spent plan (`claims._experiment.planned_looks`):
+# {(explored study, scheme): the sample}, each sized before its runs by `confirm_power`
+# (`particles.lm.studies`). 7 Dec 2026: plain Euler above YuriiFormer, p 0.0275 at linear-appb's one
+# look (Holm's first step 0.025), p 0.0115 at deep-linear's last of three (0.0083)
+CONFIRMATORY = {("linear-appb", "plain Euler"): "linear-appb-confirm",
+                ("deep-linear", "plain Euler"): "deep-linear-confirm"}
+EXPLORED_ROWS = {"linear-appb": SYMP_TABLE_2_ROWS, "deep-linear": SYMP_TABLE_3_ROWS}
+CONFIRM_POWER = 0.9  # a confirmatory sample's size: the smallest with this power (`confirm_power`)
+
+
+@lru_cache(maxsize=16)
+def confirm_power(n: int, explored: str, scheme: str, draws: int = 1000, seed: int = 0) -> float:
+    """The probability that `scheme`'s member of a some-scheme reading fails (one of its two
+    sub-assertions, Holm at 0.05, the level a member fails at in its sample's one look) at `n` fresh
+    paired seeds, if the differences explored on study `explored` are the truth
+    (`claims._stats.fail_power`: Monte Carlo from their mean and covariance)."""
+    rows = {k: EXPLORED_ROWS[explored][k] for k in ("Baseline", "YuriiFormer", scheme)}
+    got = get_study(explored).collect(list(rows.values()))
+    seeds = got.paired_seeds(rows.values())
+    loss = {k: np.asarray([got.results[v][s]["val_loss_full"] for s in seeds]) for k, v in rows.items()}
+    names = {f"{scheme} < {o}": o for o in ("Baseline", "YuriiFormer")}
+    return fail_power({k: list(loss[scheme] - loss[o]) for k, o in names.items()}, n,
+                      {k: float(loss[scheme].mean() + loss[o].mean()) / 2 for k, o in names.items()},
+                      draws=draws, seed=seed)
+
+
+def confirmatory_samples(explored: str) -> list[dict]:
+    """The record of each confirmatory sample of a member explored on `explored`: its planned and
+    committed seeds, the exploration's, and the power at its size and one seed fewer."""
+    out = []
+    for (study, scheme), name in CONFIRMATORY.items():
+        if study != explored:
+            continue
+        sample, rows = get_study(name), [EXPLORED_ROWS[study][k] for k in ("Baseline", "YuriiFormer", scheme)]
+        n = len(sample.seeds)
+        out.append({"member": scheme, "study": name, "planned_seeds": list(sample.seeds),
+                    "committed_seeds": sample.collect(rows).paired_seeds(rows), "explored_on": study,
+                    "explored_seeds": get_study(study).collect(rows).paired_seeds(rows),
+                    "confirm_power": {"target": CONFIRM_POWER,
+                                      "by_n_seeds": {k: confirm_power(k, study, scheme) for k in (n - 1, n)}},
+                    "rule": "sized before its runs as the smallest number of fresh seeds at which the member "
+                            f"fails with probability >= {CONFIRM_POWER} if the explored differences are the "
+                            "truth; decided once, on all of its seeds (one look); the exploration's comparisons "
+                            "are shown under the every-scheme reading and decide that member nothing"})
+    return out
 
 
 @claim("sympformer:table-3", locator="§6 (opening); §6.2, Table 3 (linear attention, larger configuration)",
@@ -371,13 +378,21 @@ SYMP_TABLE_3_ROWS = SYMP_LINEAR_ROWS | {"Presymp Euler": "symp-linear-presymp-eu
                "decided within the plan; Presymp Euler above YuriiFormer (p 0.0057 at 3 seeds) fails as a "
                "member (0.05/3/2, intersection-union) but not inside the every-scheme reading's "
                "Holm family of four (0.0042); its seeds 3-4 (studies.PLAN) would decide the every-scheme "
-               "reading, not the some-scheme one, so the claim is undecided at proxy scale")
+               "reading, not the some-scheme one, so the claim is undecided at proxy scale. 7 Dec 2026 "
+               "(later): that member is decided on a confirmatory sample fixed before its runs, as Table "
+               "2's is: deep-linear-confirm, its three arms at 6 fresh seeds (5-10), the smallest count "
+               "at which it fails with probability >= 0.9 if deep-linear's differences are the truth "
+               "(confirm_power: 0.906 at 6, 0.767 at 5); undecided until all 18 of its runs are committed")
 def symp_table_3(budget: str) -> Evidence:
+    """Decided on `deep-linear` (8 layers, App. B's Table 3 h_0, scalar rate and look-ahead), plain
+    Euler's member of the some-scheme reading on its confirmatory sample (`CONFIRMATORY`,
+    `numbers['confirmatory_samples']`), once all of its seeds are committed."""
     where = dict(protocol="sympformer Table 3", source="seed 000 §6, Table 3, best")
     ev = experiment_evidence(SYMP_TABLE_3, SYMP_TABLE_3_ROWS, "deep-linear",
                              readings=symp_readings("plain Euler", ("plain Euler", "Presymp Euler")), **where)
     members = some_scheme_members(SYMP_TABLE_3, SYMP_TABLE_3_ROWS, "deep-linear", "plain Euler", **where)
-    return with_some_scheme(ev, *members, SYMP_TABLE_3, 3)
+    ev = with_some_scheme(ev, *members, SYMP_TABLE_3, 3)
+    return dataclasses.replace(ev, numbers=dict(ev.numbers, confirmatory_samples=confirmatory_samples("deep-linear")))
 
 
 # ------------------------------------------------ seed 000 §5.2 and §6: the causal decoder's force

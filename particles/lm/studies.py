@@ -69,6 +69,11 @@ Studies (docs/training.md gives the learning curves these were chosen from):
   of its runs, from the exploratory ``linear-appb`` seeds 0-2
   (`claims.sympformer.training.confirm_power`: 0.943 at 4 seeds, 0.611 at 3): the member is decided
   on these four seeds once all are committed, at one look, never on a part of them.
+* ``deep-linear-confirm`` -- the same for Table 3: ``deep-linear``'s three arms of its plain-Euler
+  scheme at six fresh seeds (5-10), the confirmatory sample of that member, undecided at
+  ``deep-linear``'s last look (above YuriiFormer, p 0.0115 at five seeds against Holm's first step
+  0.0083 over three looks); sized (7 Dec 2026) before any of its runs from seeds 0-4 (power 0.906
+  at 6 seeds, 0.767 at 5).
 * ``honesty`` -- a 100-step run of the baseline, retrained by CI and compared with its committed
   JSON (`tests/test_lm_results.py`).
 """
@@ -147,8 +152,8 @@ MOMENTUM_STREAMS = ("adam", "adamw", "yurii", "tmm", "rmsprop", "ortho", "hb", "
 # seed 000 Table 2 (linear attention, smaller configuration)
 SYMPFORMER_LINEAR = ("gd-lt-linear", "nesterov-lt-linear", "symp-linear-plain-euler",
                      "symp-linear-presymp-euler")
-# ... its plain-Euler scheme's three arms: the confirmatory sample `linear-appb-confirm`
-LINEAR_APPB_CONFIRM = SYMPFORMER_LINEAR[:3]
+# ... the three arms of its (and Table 3's) plain-Euler scheme: the confirmatory samples `linear-appb-confirm`, `deep-linear-confirm`
+LINEAR_PLAIN_EULER_ARMS = SYMPFORMER_LINEAR[:3]
 # seed 000 Table 3 (linear attention, larger configuration: look-ahead for the presymplectic scheme)
 SYMPFORMER_LINEAR_DEEP = ("gd-lt-linear", "nesterov-lt-linear", "symp-linear-plain-euler",
                           "symp-linear-presymp-euler-lookahead")
@@ -458,7 +463,9 @@ STUDIES: dict[str, Study] = {s.name: s for s in (
     Study("wide-tpp", WIDE_TPP, ("gd-lt", "tmm"), (0, 1, 2)),
     Study("main-replica", MAIN, DIAGNOSED, (0, 1, 2, 3, 4), diagnosed_when_trained=True),
     Study("main-confirm", MAIN, JACOBIAN, tuple(range(5, 13)), diagnosed_when_trained=True, confirmatory=True),
-    Study("linear-appb-confirm", LINEAR_APPB, LINEAR_APPB_CONFIRM, (3, 4, 5, 6), baseline="gd-lt-linear",
+    Study("linear-appb-confirm", LINEAR_APPB, LINEAR_PLAIN_EULER_ARMS, (3, 4, 5, 6), baseline="gd-lt-linear",
+          confirmatory=True),
+    Study("deep-linear-confirm", DEEP_LINEAR, LINEAR_PLAIN_EULER_ARMS, tuple(range(5, 11)), baseline="gd-lt-linear",
           confirmatory=True),
 )}
 
@@ -523,7 +530,10 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     # ... where plain Euler's member of the some-scheme reading was undecided at its one look (7 Dec
     # 2026: above YuriiFormer, p 0.0275 against 0.025): its confirmatory sample, 4 fresh seeds fixed
     # before their runs (~5.4 core-hours)
-    ("linear-appb-confirm", LINEAR_APPB_CONFIRM, (3, 4, 5, 6)),
+    ("linear-appb-confirm", LINEAR_PLAIN_EULER_ARMS, (3, 4, 5, 6)),
+    # ... and Table 3's, left undecided at deep-linear's last look (p 0.0115 against 0.0083): 6 fresh
+    # seeds fixed before their runs (~15 core-hours)
+    ("deep-linear-confirm", LINEAR_PLAIN_EULER_ARMS, tuple(range(5, 11))),
     ("deep", tuple(v for v in SYMPFORMER_SOFTMAX
                    if v not in ("symp-softmax-presymp-etd-ab2", "nesterov-lt", "symp-softmax-presymp-ab2")), (4,)),
     ("main", YURII[:6], (0, 1, 2)),
