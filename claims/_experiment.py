@@ -56,7 +56,7 @@ from dataclasses import dataclass
 
 from claims import Evidence, decide_readings, disagreement, reading, settings
 from claims._protocol import _params, collected_runs, deviations, get_protocol, run_hardware, scale
-from claims._stats import ALPHA, paired_difference, sign_first, table_agreement
+from claims._stats import ALPHA, N_MAX, paired_difference, sign_first, table_agreement
 from particles.lm.studies import Collected, get_study
 
 MIN_SEEDS = 3
@@ -387,14 +387,19 @@ def scale_trend(claim_id: str) -> dict:
 
 def undecided_power(sub_assertions: dict[str, dict]) -> dict:
     """Over the measured undecided sub-assertions of every reading ({reading: {name: row}}): the
-    largest minimum detectable effect (`mde`) and the most seeds one would need (`n_needed`, None
-    where a row cannot say); {} when none is undecided (a row without runs has no power to state)."""
+    largest minimum detectable effect (`mde`) and the most seeds one would need (`n_needed`; None,
+    with `n_needed_why`, where a row needs more than `N_MAX` seeds); {} when none is undecided (a
+    row without runs has no power to state)."""
     undecided = [row for subs in sub_assertions.values() for row in subs.values()
                  if row["status"] == "undecided" and "mde" in row]
     if not undecided:
         return {}
     needed = [row.get("n_needed") for row in undecided]
-    return {"mde": max(row["mde"] for row in undecided), "n_needed": None if None in needed else max(needed)}
+    out = {"mde": max(row["mde"] for row in undecided), "n_needed": None if None in needed else max(needed)}
+    if None in needed:
+        out["n_needed_why"] = (f"{needed.count(None)} of the {len(needed)} undecided sub-assertions would need "
+                               f"more than {N_MAX:,} seeds (no practical number)")
+    return out
 
 
 def member_verdict(corrected: Evidence, alone: Evidence) -> str:

@@ -414,3 +414,20 @@ def test_a_partial_confirmatory_sample_decides_nothing(monkeypatch, k):
             member.readings[0]["reading"]: 1}
         assert some["statuses"] == {"plain Euler": "fails", "Presymp Euler": "fails"} and some["verdict"] == "fails"
         assert ev.verdict == "fails"
+
+
+def test_undecided_power_says_when_no_practical_number_of_seeds_decides():
+    """An undecided comparison whose mean difference is 1/100 of its seed-to-seed scale (sd 0.89)
+    needs more seeds than `N_MAX` (the paired t's mde at 0.05 and power 0.8 is ~2.8 sd/sqrt(n):
+    0.025 at 10,000 seeds; its margin, 0.1% of a level of 1, is smaller still): the evidence says so
+    in words beside n_needed = None; a decidable comparison alone gives its number."""
+    from claims._stats import N_MAX, sign_first
+    noise = [-1.0, 0.0, 1.0, -1.0, 1.0]
+    far = sign_first({"far": ([x + 0.01 for x in noise], [0.0] * 5, "less", 1.0)})[1]
+    near = sign_first({"near": ([x + 0.9 for x in noise], [0.0] * 5, "less", 100.0)})[1]
+    assert far["far"]["status"] == near["near"]["status"] == "undecided" and far["far"]["n_needed"] is None
+    both = lm.undecided_power({"r": far | near})
+    assert both["n_needed"] is None and both["n_needed_why"].startswith("1 of the 2 undecided")
+    assert f"{N_MAX:,}" in both["n_needed_why"]
+    alone = lm.undecided_power({"r": near})
+    assert alone["n_needed"] == near["near"]["n_needed"] > 5 and "n_needed_why" not in alone

@@ -218,10 +218,8 @@ def _readings_evidence(readings: dict[str, tuple[dict, dict]], why: str | None, 
         verdict = False if "fails" in statuses.values() else True if held and all(held) else None
         rds.append(reading(text, None if why else verdict, statuses=statuses))
     numbers = dict(numbers, sub_assertions=subs_out)
-    undecided = [r for rows in subs_out.values() for r in rows.values() if r["status"] == "undecided"]
-    if undecided and not why:
-        needed = [r.get("n_needed") for r in undecided]
-        numbers |= {"mde": max(r["mde"] for r in undecided), "n_needed": None if None in needed else max(needed)}
+    if not why:
+        numbers |= _experiment.undecided_power(subs_out)
     failing = {f"{t}: {k}": r for t, rows in subs_out.items() for k, r in rows.items() if r["status"] == "fails"}
     return decide_readings(rds, criterion=criterion + (f"; here: {why}" if why else ""), numbers=numbers,
                            counterexample=None if why else failing or None,
