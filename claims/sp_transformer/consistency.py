@@ -18,6 +18,9 @@ M_PRINTED, H_STEP = 40, 0.4
        statement="Table 2's upscale dimension 20, 'the dimension in which the transformer operates', "
                  "and the text's 'twice the upscale dimension (i.e. M = 2N = 40)' agree",
        method="consistency", expect="holds",
+       referee="7 Dec 2026: the first reading (2N = 20, N = 10) is shown not admitted (R3: the text's own "
+               "'M = 2N = 40' contradicts it; an independent referee's audit of the ambiguities); the class "
+               "rests on the two counts of 'the dimension in which the transformer operates': unchanged",
        paper_text=r"""[§5] The upscaling maps the low-dimensional input in $\mathbb{R}^{2d}$ to a higher-dimensional space $\mathbb{R}^{2N}$ in which we work with the transformer.
 [§5] The integer $M$ for the gradient layers is chosen to be twice the upscale dimension (i.e. $M=2N=40$).
 [§5] The hyperparameters for the network architecture are the following: the dimension in which the transformer operates, the number of transformer components $L$, the number of heads in the multi-head attention layer
@@ -35,7 +38,7 @@ def table_2_dimensions(budget: str) -> Evidence:
     r3 = checks(N=UPSCALE, operates_in=2 * UPSCALE)    # 20 = N, 'operates' in dim R^{2N} = 40
     readings = [
         reading("'upscale dimension' = 'the dimension in which the transformer operates' = dim R^{2N}: "
-                "2N = 20, N = 10", all(r1.values()), **r1),
+                "2N = 20, N = 10", all(r1.values()), not_admitted="invented", **r1),  # M = 2N = 40 says N = 20
         reading("'upscale dimension' = N (Φ ∈ St(d, N) is N×d), and 'the dimension in which the "
                 "transformer operates' counted in degrees of freedom, as Example 1 calls the oscillator "
                 "on R² one-dimensional: N = 20, the transformer on R^40", all(r2.values()), **r2),
@@ -64,9 +67,10 @@ def table_2_dimensions(budget: str) -> Evidence:
                                                        "reading": "2N = 20 with M = 40 = 4N (the first "
                                                                   "reading, keeping 'twice the upscale "
                                                                   "dimension')"}}},
-        ambiguity="Table 2's 20 is N under the degrees-of-freedom count of Example 1 (then M = 2N = 40 "
-                  "and the transformer works in R^40); read as the dimension of R^{2N} (2N = 20), the "
-                  "text's M = 2N = 40 contradicts it. The authors could state N")
+        ambiguity="Table 2's 20 is N (the text's M = 2N = 40 fixes it), 'the dimension in which the "
+                  "transformer operates' under the degrees-of-freedom count of Example 1; counted as the "
+                  "dimension of the space the transformer works in, R^{2N} = R^40, it is not Table 2's 20. "
+                  "The authors could state N and which count Table 2 uses")
 
 
 @claim("sp_transformer:eq-28-sequence-length", locator="eq. (28), §5 and Table 2",
