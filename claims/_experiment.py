@@ -28,11 +28,12 @@ comparison is looked at with every count of paired seeds from `MIN_SEEDS` to the
 two arms' studies plan (`Study.seeds`): each look may decide, and extending the seeds after an
 undecided look must not buy a verdict. Every level above is therefore spent over the looks the
 plans allow (`planned_looks`: Bonferroni over the looks; a reading at the most looks of its
-comparisons: 0.05 / 3 where both arms' study plans five seeds). What a plan's last look leaves
-undecided is not decided by growing that plan: the look is the exploration, and a confirmatory
-sample (`Study.confirmatory`: fresh seeds, its size fixed before its runs by the power the
-exploration's differences give it, `claims._stats.fail_power`) decides it at one look, on all of
-its seeds.
+comparisons: 0.05 / 3 where both arms' study plans five seeds). A plan's last look is final: what
+it leaves undecided is decided on a confirmatory sample (`Study.confirmatory`: fresh seeds, its
+size fixed before its runs by the power the exploration's differences give it,
+`claims._stats.fail_power`), at one look on all of its seeds: a second test of the comparison,
+which with the look errs in the direction of its verdict with at most 0.05 (each test at most
+0.025 there; docs/architecture.md), on seeds the undecided look did not select.
 
 Our loss per run is the final model's next-byte loss on the whole validation split
 (`val_loss_full`; the schedule decays to the last step). Every verdict states its proxy scale
@@ -68,8 +69,7 @@ def planned_looks(*studies) -> int:
     since the ledger is regenerated as runs land and any of those counts may decide. A comparison
     is decided at its level / this (Bonferroni over the looks), so that the plan's seeds may be
     looked at as they land. Its last look is final: what it leaves undecided goes to a confirmatory
-    sample, since a plan grown after it re-spends the level that look used (0.05 at three seeds,
-    then 0.05/3 at four and five, errs with ~0.062: `tests/test_stats.py`). A comparison within confirmatory samples
+    sample, not to seeds added to the plan. A comparison within confirmatory samples
     (`Study.confirmatory`) has one look, at all of their planned seeds (`experiment_evidence`)."""
     if all(st.confirmatory for st in studies):
         return 1

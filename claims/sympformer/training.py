@@ -254,8 +254,8 @@ def symp_table_2_at(study: str) -> Evidence:
                "linear-appb (3 seeds, its one look): the best-scheme and every-scheme readings fail "
                "(Presymp Euler above YuriiFormer, p 0.009); the some-scheme reading is undecided, as "
                "plain Euler's member is (above YuriiFormer, p 0.0275 against Holm's first step 0.025; "
-               "not told from the Baseline, p 0.89). Rather than grow the plan after that look (whose "
-               "level it spent), the look is the exploration and plain Euler's member is decided on a "
+               "not told from the Baseline, p 0.89). Rather than grow the plan until a look decides, "
+               "the look is the exploration and plain Euler's member is decided on a "
                "confirmatory sample fixed before its runs (7 Dec 2026): linear-appb-confirm, its three "
                "arms at 4 fresh seeds (3-6), the smallest count at which the member fails with "
                "probability >= 0.9 if the explored differences are the truth (confirm_power: 0.943 at "
@@ -289,7 +289,7 @@ SYMP_TABLE_3_ROWS = SYMP_LINEAR_ROWS | {"Presymp Euler": "symp-linear-presymp-eu
 
 
 # A member of a some-scheme reading left undecided at its study's last look is decided on a
-# confirmatory sample, never on seeds added to the spent plan (`claims._experiment.planned_looks`):
+# confirmatory sample, never on seeds added to a plan whose last look is done (`claims._experiment`):
 # {(explored study, scheme): the sample}, each sized before its runs by `confirm_power`
 # (`particles.lm.studies`). 7 Dec 2026: plain Euler above YuriiFormer, p 0.0275 at linear-appb's one
 # look (Holm's first step 0.025), p 0.0115 at deep-linear's last of three (0.0083)
