@@ -31,9 +31,9 @@ plans allow (`planned_looks`: Bonferroni over the looks; a reading at the most l
 comparisons: 0.05 / 3 where both arms' study plans five seeds). A plan's last look is final: what
 it leaves undecided is decided on a confirmatory sample (`Study.confirmatory`: fresh seeds, its
 size fixed before its runs by the power the exploration's differences give it,
-`claims._stats.fail_power`), at one look on all of its seeds: a second test of the comparison,
-which with the look errs in the direction of its verdict with at most 0.05 (each test at most
-0.025 there; docs/architecture.md), on seeds the undecided look did not select.
+`claims._stats.fail_power`), at one look when none of its planned runs is missing
+(`confirmatory_wait`): a second test of the comparison, which with the look errs in the direction
+of its verdict with about 0.05 (docs/architecture.md, "Looks"), on seeds the look did not select.
 
 Our loss per run is the final model's next-byte loss on the whole validation split
 (`val_loss_full`; the schedule decays to the last step). Every verdict states its proxy scale
@@ -61,6 +61,18 @@ from claims._stats import ALPHA, N_MAX, paired_difference, sign_first, table_agr
 from particles.lm.studies import Collected, get_study
 
 MIN_SEEDS = 3
+
+
+def confirmatory_wait(got: Collected, variants) -> str:
+    """Why a confirmatory sample (`Study.confirmatory`) cannot be looked at yet ('' when it can): it
+    is decided once, when every one of its planned runs of `variants` is committed or recorded
+    diverged (a diverged run's seed then drops out of the pairing: fixed before its runs, never a
+    replacement seed), and on one device kind."""
+    if got.missing or got.invalid:
+        return (f"has {len(got.missing) + len(got.invalid)} of its planned runs missing or invalid "
+                f"({', '.join([*got.missing, *got.invalid][:3])}{', ...' if len(got.missing) + len(got.invalid) > 3 else ''})")
+    kinds = got.devices(variants, seeds=sorted({s for runs in got.results.values() for s in runs}))
+    return f"mixes device kinds ({', '.join(sorted(kinds))})" if len(kinds) > 1 else ""
 
 
 def planned_looks(*studies) -> int:
@@ -267,12 +279,11 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
     undecidable = [f"{not_learned(gates[n])}" + (f" (study {n})" if len(names) > 1 else "")
                    + ", so the sub-assertions below are shown, not decided"
                    for n in names if not gates[n]["learned"]]
-    # a confirmatory sample looks once, at every seed it planned: never at a part of them
-    undecidable += [f"the confirmatory sample {n} has {len(got[n].paired_seeds(variants[n]))} of its "
-                    f"{len(studies[n].seeds)} planned seeds committed and is decided on all of them, so the "
-                    "sub-assertions below are shown, not decided"
-                    for n in names if studies[n].confirmatory
-                    and len(got[n].paired_seeds(variants[n])) < len(studies[n].seeds)]
+    # a confirmatory sample looks once, when none of its planned runs is missing (a diverged run's
+    # seed drops out of the pairing, named), on one device kind: before that nothing of it is tested
+    waiting = {n: why for n in names if studies[n].confirmatory and (why := confirmatory_wait(got[n], variants[n]))}
+    undecidable += [f"the confirmatory sample {n} {why}, so its comparisons are not tested yet"
+                    for n, why in waiting.items()]
     # every sub-assertion between two rows is decided on the seeds its two arms share, so one
     # comparison has one n in every reading; a derived row, the printed table's agreement and the
     # build pairing are on the seeds every arm shares (`seeds`)
@@ -303,7 +314,10 @@ def experiment_evidence(printed: dict[str, float], rows: dict, study_name: str, 
                 ready[name] = (common[a], common[b], k, *level(a, b))
                 continue
             shared = pair_seeds[name] = sorted(set(per_arm[a]) & set(per_arm[b]))
-            if len(shared) >= MIN_SEEDS:
+            if wait := [f"the confirmatory sample {arms[x][0]} {waiting[arms[x][0]]}" for x in (a, b)
+                        if arms[x][0] in waiting]:
+                missing[name] = wait[0]
+            elif len(shared) >= MIN_SEEDS:
                 ready[name] = ([per_arm[a][s] for s in shared], [per_arm[b][s] for s in shared], k)
             else:
                 missing[name] = f"{len(shared)} paired seeds of {a} and {b} committed (need {MIN_SEEDS})"

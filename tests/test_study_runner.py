@@ -171,6 +171,25 @@ def test_a_cuda_result_is_valid_for_its_study_and_its_device_kind_is_reported(ti
     assert "hb-seed1" in tiny.collect().invalid
 
 
+def test_a_confirmatory_sample_trains_its_other_runs_on_the_device_kind_it_started_on(tiny, monkeypatch):
+    """A confirmatory sample is decided on one device kind (claims._experiment.confirmatory_wait):
+    with one run committed from CUDA, a CPU invocation trains none of its other runs (outcome
+    'other-device', named); a sample not marked confirmatory, with the same run, trains them."""
+    runner.run_tasks(runner.plan_tasks("tiny", variants=["hb"], seeds=[0]))
+    cpu = json.loads(tiny.path("hb", 0).read_text())
+    config = dict(cpu["config"], device="cuda")
+    tiny.path("hb", 0).write_text(json.dumps(cpu | {"config": config, "config_hash": config_hash(config),
+                                                    "device": "NVIDIA H100"}))
+    for confirmatory, trained in ((True, 0), (False, 3)):
+        study = replace(tiny, confirmatory=confirmatory)
+        monkeypatch.setattr(studies, "STUDIES", {"tiny": study})
+        summary = runner.run_tasks(runner.plan_tasks("tiny"))
+        assert len(summary.named("trained")) == trained and summary.named("done") == ["tiny/hb-seed0"]
+        if confirmatory:
+            assert len(summary.named("other-device")) == 3
+            assert all("has runs on cuda" in summary.details[n] for n in summary.named("other-device"))
+
+
 def test_the_plan_part_returns_results_weights_and_checkpoints_as_archives_of_their_paths(
         tiny, tmp_path, capsys, monkeypatch):
     """tools/cuda_session.py plan on the CPU (one process). A first call whose runs cannot finish

@@ -53,7 +53,7 @@ from .train import ResultError, run_stem
 EVAL_MARGIN = 0.15  # evaluations (32 forward batches per 200 steps) and the final full-split one
 STARTUP_S = 15.0  # process, corpus and device start of a run (a CUDA context takes seconds)
 # the outcome that describes a run best when several workers reported on it
-PRIORITY = ("trained", "diverged", "stopped", "failed", "invalid", "not-started", "held", "done")
+PRIORITY = ("trained", "diverged", "stopped", "failed", "invalid", "not-started", "held", "other-device", "done")
 PRINTED = ("trained", "diverged", "stopped", "failed", "invalid")
 _now = time.time  # the clock of the deadline (a test replaces it)
 
@@ -130,17 +130,25 @@ def run_tasks(tasks: list[Task], *, device: str = "cpu", jobs: int = 1, threads:
     start = time.time()
     deadline_at = _now() + deadline_s if deadline_s is not None else None
     summary = Summary(tasks)
-    todo = []
+    todo, sample_devices = [], {}  # the device kinds of each confirmatory sample's committed runs
     for t in tasks:  # what is done needs no process (a worker checks again under the run's lock)
         try:
             done = not recompute and (t.study.divergence(t.variant, t.seed) is not None or (
                 t.study.path(t.variant, t.seed).exists() and bool(t.study.read(t.variant, t.seed))))
         except ResultError as exc:
             summary.outcomes[t.name], summary.details[t.name] = "invalid", str(exc)
-            echo(f"invalid {t.name}: {exc}")
+            (echo or print)(f"invalid {t.name}: {exc}")
             continue
+        if t.study.confirmatory and t.study.name not in sample_devices:
+            sample_devices[t.study.name] = {studies.device_kind(r) for runs in t.study.collect().results.values()
+                                            for r in runs.values()}
+        kinds = sample_devices.get(t.study.name, set())
         if done:
             summary.outcomes[t.name] = "done"
+        elif kinds - {torch.device(device).type}:  # a confirmatory sample trains on one device kind
+            summary.outcomes[t.name] = "other-device"
+            summary.details[t.name] = (f"confirmatory sample {t.study.name} has runs on {', '.join(sorted(kinds))}: "
+                                       f"its other runs train there, not on {device}")
         else:
             todo.append(t)
     jobs = min(jobs, len(todo))
