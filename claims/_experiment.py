@@ -61,6 +61,9 @@ from claims._stats import ALPHA, N_MAX, paired_difference, sign_first, table_agr
 from particles.lm.studies import Collected, get_study
 
 MIN_SEEDS = 3
+# a confirmatory sample's size: the smallest number of fresh seeds with this power, conditional on
+# the exploration's differences being the truth (`claims._stats.fail_power`)
+CONFIRM_POWER = 0.9
 
 
 def confirmatory_wait(got: Collected, variants) -> str:

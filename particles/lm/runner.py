@@ -140,8 +140,7 @@ def run_tasks(tasks: list[Task], *, device: str = "cpu", jobs: int = 1, threads:
             (echo or print)(f"invalid {t.name}: {exc}")
             continue
         if t.study.confirmatory and t.study.name not in sample_devices:
-            sample_devices[t.study.name] = {studies.device_kind(r) for runs in t.study.collect().results.values()
-                                            for r in runs.values()}
+            sample_devices[t.study.name] = t.study.collect().devices(t.study.variants, t.study.seeds)
         kinds = sample_devices.get(t.study.name, set())
         if done:
             summary.outcomes[t.name] = "done"
