@@ -529,7 +529,7 @@ PLAN: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
     ("linear-appb", SYMPFORMER_LINEAR, (0, 1, 2)),
     # ... where plain Euler's member of the some-scheme reading was undecided at its one look (7 Dec
     # 2026: above YuriiFormer, p 0.0275 against 0.025): its confirmatory sample, 4 fresh seeds fixed
-    # before their runs (~5.4 core-hours)
+    # before their runs (~11 core-hours: 5.4 h on two cores)
     ("linear-appb-confirm", LINEAR_PLAIN_EULER_ARMS, (3, 4, 5, 6)),
     # ... and Table 3's, left undecided at deep-linear's last look (p 0.0115 against 0.0083): 6 fresh
     # seeds fixed before their runs (~15 core-hours)
