@@ -85,7 +85,8 @@ def planned_looks(*studies) -> int:
     is decided at its level / this (Bonferroni over the looks), so that the plan's seeds may be
     looked at as they land. Its last look is final: what it leaves undecided goes to a confirmatory
     sample, not to seeds added to the plan. A comparison within confirmatory samples
-    (`Study.confirmatory`) has one look, at all of their planned seeds (`experiment_evidence`)."""
+    (`Study.confirmatory`) has one look, once none of their planned runs is missing
+    (`confirmatory_wait`)."""
     if all(st.confirmatory for st in studies):
         return 1
     return max(1, min(len(st.seeds) for st in studies) - MIN_SEEDS + 1)
