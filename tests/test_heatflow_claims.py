@@ -13,7 +13,8 @@ from scipy.integrate import quad
 
 from claims.heatflow import bridges as hf
 from claims.heatflow.langevin import _interpolation_gap, ou_jeffreys
-from claims.heatflow.ot import brenier_map_gaussian, graph_coupling, in_couplings, pushforward
+from claims.heatflow.ot import (_assignment_gap, _is_convex_gradient, _linear_pushforwards, brenier_map_gaussian,
+                                graph_coupling, in_couplings, pushforward)
 from claims.heatflow.sinkformer import measure_sinkhorn
 from particles import sinkhorn as sk
 from theory import gaussian_ot as go
@@ -122,6 +123,41 @@ def test_gaussian_brenier_map_is_a_convex_gradient_attaining_w2(S1, S2):
     np.testing.assert_allclose(T @ S1 @ T, S2, atol=1e-9 * np.abs(S2).max())
     cost = np.trace(S1) + np.trace(S2) - 2 * np.trace(S1 @ T)
     assert cost == pytest.approx(go.w2_gaussian([0, 0], S1, [0, 0], S2) ** 2, rel=1e-8, abs=1e-10)
+
+
+@given(spd2(), spd2(), st.floats(0.05, 2 * np.pi - 0.05))
+def test_gaussian_brenier_map_is_the_only_linear_convex_gradient(S1, S2, offset):
+    """Uniqueness in Brenier's theorem among linear push-forwards S2^{1/2}US1^{-1/2}: T is one of
+    them (U* = S2^{-1/2}TS1^{1/2} is orthogonal), and a rotation of U* by any angle away from 0, or any
+    reflection, gives a map that is not symmetric positive semidefinite. 1e-9: rounding of 2×2
+    eigendecompositions."""
+    T = brenier_map_gaussian(S1, S2)
+    lam2, V2 = np.linalg.eigh(S2)
+    lam1, V1 = np.linalg.eigh(S1)
+    U_star = (V2 / np.sqrt(lam2)) @ V2.T @ T @ (V1 * np.sqrt(lam1)) @ V1.T
+    np.testing.assert_allclose(U_star @ U_star.T, np.eye(2), atol=1e-9)
+    a_star = np.arctan2(U_star[1, 0], U_star[0, 0])
+    rotation, reflection = _linear_pushforwards(S1, S2, [a_star + offset])
+    for L in (rotation, reflection):
+        np.testing.assert_allclose(L @ S1 @ L.T, S2, atol=1e-9 * np.abs(S2).max())
+    # a rotation by `offset` moves the map by O(offset); 1e-9 would only miss offsets below 1e-8
+    assert not _is_convex_gradient(rotation, 1e-9 * np.abs(rotation).max())
+    assert not _is_convex_gradient(reflection, 1e-9 * np.abs(reflection).max())
+    assert _is_convex_gradient(_linear_pushforwards(S1, S2, [a_star])[0], 1e-9 * np.abs(T).max())
+
+
+@given(st.floats(1e-3, 0.5), st.sampled_from([0, 1]))
+def test_the_assignment_gap_is_zero_exactly_at_a_tie(shift, axis):
+    """The symmetric 2-point problem {(±1, 0)} → {(0, ±1)} has two optimal assignments (gap 0). Moving
+    the target (0, 1) sideways by `shift` makes the optimum unique: the two assignments' costs
+    ½Σ|x − y|²/n differ by exactly `shift`; moving it along the axis keeps the tie."""
+    x = np.array([[1.0, 0.0], [-1.0, 0.0]])
+    y = np.array([[0.0, 1.0], [0.0, -1.0]])
+    assert _assignment_gap(x, y)["gap_to_second_best"] == 0.0
+    y[0, 0] += shift if axis == 0 else 0.0
+    y[0, 1] += shift if axis == 1 else 0.0
+    gap = _assignment_gap(x, y)["gap_to_second_best"]
+    assert gap == (pytest.approx(shift, rel=1e-12) if axis == 0 else 0.0)
 
 
 @given(st.integers(2, 12), st.integers(0, 2 ** 31 - 1))
