@@ -439,21 +439,52 @@ def eq_21_not_symplectic(budget: str) -> Evidence:
                          "Hamiltonian function of Σ"})
 
 
+def _equal_tokens_jacobian(budget: str) -> dict:
+    """The proof for every A: at equal tokens Z = z𝟙ᵀ every score is zᵀAz, so softmax(ZᵀAZ) = 𝟙𝟙ᵀ/T,
+    and its derivative has zero column sums (each column sums to 1 identically), so Z·dΛ =
+    z(𝟙ᵀdΛ) = 0 and D(Z ↦ ZΛ) is E ↦ E𝟙𝟙ᵀ/T, of rank 2d < 2dT (T ≥ 2): singular, neither symplectic
+    nor volume-preserving, whatever A is. Checked: the column-sum identity exactly (sympy, T = 3,
+    generic scores), and the Jacobian at z𝟙ᵀ equal to I ⊗ 𝟙𝟙ᵀ/T (1e-12, float64 rounding) with
+    rank 2d for the sampled A of every size."""
+    S = sp.Matrix(3, 3, lambda i, j: sp.Symbol(f"s{i}{j}"))
+    col = lambda j: [sp.exp(S[i, j]) / sum(sp.exp(S[k, j]) for k in range(3)) for i in range(3)]
+    identity = all(sp.simplify(sp.diff(sum(col(j)), S[k, l])) == 0
+                   for j in range(3) for k in range(3) for l in range(3))
+    worst, ranks = 0.0, []
+    for i, (d, T) in enumerate(_attention_sizes(budget)):
+        for w in range(3):
+            layer = SoftmaxAttention(2 * d, generator=generator(1100 + 100 * i + w))
+            z = torch.randn(2 * d, 1, generator=generator(1300 + 100 * i + w), dtype=F64)
+            D = geometry.jacobian(layer, (z @ torch.ones(1, T, dtype=F64))[None], event_dims=2)[0]
+            D = D.detach().numpy().reshape(2 * d * T, 2 * d * T)
+            worst = max(worst, float(np.abs(D - np.kron(np.eye(2 * d), np.full((T, T), 1 / T))).max()))
+            ranks.append((2 * d, T, int(np.linalg.matrix_rank(D, tol=1e-9))))  # (2d, T, rank)
+    return {"column_sums_of_d_softmax_vanish": identity, "max_|D − I⊗𝟙𝟙ᵀ/T|": worst,
+            "rank_at_equal_tokens": sorted({f"2d={n}, T={T}: rank {r}" for n, T, r in ranks}),
+            "every_rank_is_2d": all(r == n for n, _, r in ranks)}
+
+
 @claim("sp_transformer:softmax-not-symplectic", locator="§4, first paragraph after eq. (18)",
        statement="softmax attention Z ↦ Z softmax(ZᵀAZ) (eq. (6)) does not preserve symplecticity "
                  "(nor volume)",
        method="property", expect="holds", figures=["symplectic-defects"],
        paper_text=r"""The main difficulty in adapting a transformer-like architecture to be symplectic or structure-preserving is to adapt the activation function. Indeed, the softmax acts vector-wise and cannot preserve symplecticity.""")
 def softmax_not_symplectic(budget: str) -> Evidence:
+    """Random Z and A (the generic defect) and equal tokens (the proof for every A)."""
     s = _attention_samples("softmax", budget)
     threshold = 1e-6
     frac_defect = float(np.mean(np.asarray(s["relative_defect"]) > threshold))
     frac_volume = float(np.mean(np.abs(s["log_det"]) > threshold))
-    ok = frac_defect == 1.0 and frac_volume == 1.0
+    proof = _equal_tokens_jacobian(budget)
+    ok = (frac_defect == 1.0 and frac_volume == 1.0 and proof["column_sums_of_d_softmax_vanish"]
+          and proof["max_|D − I⊗𝟙𝟙ᵀ/T|"] < 1e-12 and proof["every_rank_is_2d"])
     return decide(
         ok,
-        criterion=f"every sample has ‖DᵀJD − J‖/‖D‖² > {threshold:g} and |log|det D|| > {threshold:g}",
+        criterion=f"every sample has ‖DᵀJD − J‖/‖D‖² > {threshold:g} and |log|det D|| > {threshold:g}; "
+                  "for every A: at equal tokens z𝟙ᵀ the Jacobian is E ↦ E𝟙𝟙ᵀ/T (the column sums of "
+                  "d softmax vanish, sympy; 1e-12 on the sampled A), of rank 2d < 2dT, so singular",
         numbers={"fraction_not_symplectic": frac_defect, "fraction_not_volume_preserving": frac_volume,
                  "median_log_det": _by_size(s, "log_det", np.median),
                  "median_defect": _by_size(s, "defect", np.median),
+                 "equal_tokens_proof": proof,
                  "defect_samples": s["defect"], "log_det_samples": s["log_det"]})
