@@ -26,6 +26,8 @@ REJUDGED = {
     "psd-downscaling": ("holds", [None, "invented"]),
     # 7 Dec 2026, referees C and D: 'in the interval [0,4]' gives no endpoint convention
     "k-3.5-training-set": ("holds", ["invented", None, None]),
+    # 7 Dec 2026, referees H and I: set volumes for every symplectic map, no injectivity asked
+    "thm-2": ("erratum", [None, "rescue"]),
 }
 
 
@@ -54,6 +56,17 @@ def test_eq_22_24_fails_only_through_the_half_of_eq_20_and_counts_under_eq_19_20
     assert ALL["sp_transformer:eq-19-20"].slip is not None
 
 
+def test_thm_2_fails_for_a_symplectic_map_that_covers_its_image_twice():
+    # the action-angle map over two turns is symplectic and halves the volume; over one turn
+    # (injective) it preserves it, as the corrected theorem says
+    from claims.sp_transformer.theorems import _annulus_counterexample
+    two, one = _annulus_counterexample(2), _annulus_counterexample(1)
+    assert two["symplectic"] and one["symplectic"]
+    assert (two["vol_U"], two["vol_phi_U"], two["equal"]) == ("4*pi", "2*pi", False)
+    assert (one["vol_U"], one["vol_phi_U"], one["equal"]) == ("2*pi", "2*pi", True)
+    assert _run("thm-2").evidence.counterexample["vol_phi_U"] == "2*pi"
+
+
 def test_psd_downscaling_is_the_transpose_and_the_pullback_sense_is_not_the_texts():
     # D = diag(Φ, Φ)ᵀ exactly; DᵀJ_{2d}D = J_{2N} fails by exactly √(2(N − d)) (shown, not admitted);
     # D J_{2N} Dᵀ = J_{2d} and D L = I_{2d}: the symplectic inverse of the up-scaling (the extension)
@@ -67,7 +80,7 @@ def test_psd_downscaling_is_the_transpose_and_the_pullback_sense_is_not_the_text
 
 def test_each_confirmed_misprint_is_a_claim_of_kind_misprint_and_an_inventory_item():
     ids = {f"sp_transformer:{m.label}" for m in MISPRINTS}
-    assert len(ids) == len(MISPRINTS) == 9
+    assert len(ids) == len(MISPRINTS) == 13
     for cid in sorted(ids):
         result = claims.run(ALL[cid], "quick")
         assert result.kind == "misprint" and result.as_expected, result.as_dict()

@@ -143,5 +143,6 @@ def thm_3(budget: str) -> Evidence:
                  "finest_over_coarsest": ratio, "loglog_slope_vs_parameters": slope,
                  "note": "density is about every f ∈ SP^r(U); this checks one target (separable H, "
                          "where the splitting construction of [21] applies), not a non-separable one. "
-                         "The printed norm takes max over 1 ≤ i ≤ N of the 2N components and U ⊂ R^{2N} "
-                         "for SP^r(U) ⊂ C^r(U, R^{2d}); the distance here uses all components (stronger)"})
+                         "The printed U ⊂ R^{2N} (and max over 1 ≤ i ≤ N) for SP^r(U) ⊂ C^r(U, R^{2d}) is "
+                         "counted as sp_transformer:misprint-thm-3-r-2n; read with d, the distance here "
+                         "uses all 2d components (stronger)"})

@@ -1,13 +1,15 @@
 """Seed 001's misprints inside quoted passages (issue 38): symbols, indices and labels the paper
 prints at one place for the object it names otherwise at another (`claims._misprints`). Found by two
 independent referee passes (refA2, refB2; their entries are listed in docs/rejudging.md), both
-confirming each entry. The passages are verbatim from 001_d3cec3f2b99ca2ba.txt (LaTeX form; "eq.",
+confirming each entry; the last four (7 Dec 2026) by an audit of every plain hold (H), each confirmed
+by a second referee (I). The passages are verbatim from 001_d3cec3f2b99ca2ba.txt (LaTeX form; "eq.",
 "figs." and "Table" are followed there by a no-break space, written \\xa0)."""
 from __future__ import annotations
 
 from claims._misprints import Misprint, register_misprints
 
 BOTH = "confirmed by both independent referees (issue 38): "
+HI = "found by referee H and confirmed by referee I (7 Dec 2026): "
 
 # eq. (4) as printed: the left-hand side and the step are in z, the argument of ∇H in y
 EQ_4 = "z_{n+1}\\equiv\\phi_{\\mathrm{mp}}(z_{n})=z_{n}+h\\mathbb{J}_{2d}\\nabla H"
@@ -104,6 +106,50 @@ MISPRINTS = (
              referee=BOTH + "Figure 7's panels are (a) ResNet vs SympNet on [0, 10], (b) on [0, 18], "
                             "(c) the transformers on [0, 20], (d) on [0, 600], the plots the text "
                             "describes; Figure 6 compares the architectures"),
+    # 7 Dec 2026: found by an audit of every plain hold (referee H), confirmed by a second referee (I)
+    Misprint("misprint-thm-3-r-2n", "§3, Theorem 3",
+             "Theorem 3 places U in ℝ^{2N} (and takes its norm's max over 1 ≤ i ≤ N); N is defined only in "
+             "§5, and 𝒮𝒫^r(U), defined one line earlier, lives on U ⊂ ℝ^{2d} with J_{2d}",
+             printed_passage="U\\subset\\mathbb{R}^{2N}italic_U",
+             printed="\\mathbb{R}^{2N}", intended_at="§3, the definition of 𝒮𝒫^r(U) before Theorem 3",
+             intended_passage="symplectic maps on an open set U2d𝑈superscript2𝑑U\\subset\\mathbb{R}^{2d}",
+             intended="\\mathbb{R}^{2d}",
+             should_read="where U ⊂ ℝ^{2d} (and max over the d conjugate pairs, 1 ≤ i ≤ d)",
+             referee=HI + "for U ⊂ ℝ^{2N} the defining condition (∇φ)ᵀJ_{2d}∇φ = J_{2d} is ill-formed "
+                          "unless N = d; the max over 1 ≤ i ≤ N is the same substitution (f_i read as "
+                          "conjugate pairs, §1.1), not a second count"),
+    Misprint("misprint-stiefel-n-by-n", "§5, text after eq. (29)",
+             "the Stiefel manifold St(d, N) is called 'the collection of all N×n matrices'; eq. (29) and "
+             "eq. (30) print its elements in ℝ^{N×d}, and n is no dimension of the paper there",
+             printed_passage="the collection of all N×n𝑁𝑛N\\times{}nitalic_N × italic_n matrices whose "
+                             "columns are i",
+             printed="N\\times{}n", intended_at="eq. (30)",
+             intended_passage="\\Phi\\in\\mathbb{R}^{N\\times{}d}:\\Phi^{T}\\Phi=\\mathbb{I}_{d}",
+             intended="N\\times{}d", should_read="the collection of all N×d matrices",
+             referee=HI + "eq. (30) on the next line defines St(d, N) := {Φ ∈ ℝ^{N×d} : ΦᵀΦ = I_d} and "
+                          "eq. (29) prints 𝕆 ∈ ℝ^{N×d}; a third 'n for d' slip beside eq. (18)'s q_n "
+                          "and eq. (23)'s J_{2nT}, counted apart as they are"),
+    Misprint("misprint-eq-25-last-block", "§4, eq. (25), the last block of A ⊗ B",
+             "the Kronecker product's last block is printed a_{dn}, a scalar in a block slot; every other "
+             "block of the display is a_{ij}B",
+             printed_passage="a_{d1}B&\\cdots&\\cdots&a_{dn}\\end{pmatrix}",
+             printed="a_{dn}\\end{pmatrix}", intended_at="eq. (25), its other blocks",
+             intended_passage="a_{11}B&a_{12}B&\\cdots&a_{1n}B\\\\ a_{21}B&a_{22}B&\\cdots&a_{2n}B",
+             intended="a_{2n}B", should_read="… a_{d1}B ⋯ a_{dn}B",
+             referee=HI + "every block of the display, a_{11}B to a_{2n}B and a_{d1}B, is a_{ij}B, the "
+                          "Kronecker product eq. (24) uses; as printed the block matrix is ill-formed"),
+    Misprint("misprint-c-ij-indices", "§2, the correlation matrix C = ZᵀAZ",
+             "the entries of C are printed c_ij = (z^{(μ)}_i)ᵀ A z^{(μ)}_j, the sequence index μ as a "
+             "superscript and the token index as a subscript, swapped from the tokens z_μ^{(i)} the "
+             "paragraph defines",
+             printed_passage="c_{ij}=(z^{(\\mu)}_{i})^{T}Az^{(\\mu)}_{j}",
+             printed="z^{(\\mu)}_{i}", intended_at="§2, the input sequence two lines before",
+             intended_passage="z_{\\mu}^{(1)},z_{\\mu}^{(2)},\\ldots,z_{\\mu}^{(T)}]",
+             intended="z_{\\mu}^{(1)}", should_read="c_ij = (z_μ^{(i)})ᵀ A z_μ^{(j)}",
+             referee=HI + "the tokens are z_μ^{(1)}, …, z_μ^{(T)} (subscript: the sequence, superscript: "
+                          "the token), and under eq. (18)'s convention z^{(μ)}_i would be a scalar "
+                          "coordinate, so 'the scalar product of two input vectors' would be ill-typed; "
+                          "nothing downstream depends on it"),
 )
 
 register_misprints("sp_transformer", MISPRINTS)

@@ -104,11 +104,32 @@ def thm_1(budget: str) -> Evidence:
                  "max_jacobian_norm": max(norms), "explicit_euler_control_defect": control})
 
 
+def _annulus_counterexample(turns: int) -> dict:
+    """φ(s, θ) = (√(2s) cos θ, √(2s) sin θ) on U = (1, 2) × (0, 2π·turns): symplectic by Definition 2
+    (DφᵀJDφ = J, sympy), vol(U) = 2π·turns, and φ(U) the annulus 2 < x² + y² < 4 (area 2π) covered
+    `turns` times: injective only for turns = 1."""
+    s_, th = sp.symbols("s theta", positive=True)
+    phi = sp.Matrix([sp.sqrt(2 * s_) * sp.cos(th), sp.sqrt(2 * s_) * sp.sin(th)])
+    D = phi.jacobian([s_, th])
+    J = sy.canonical_J_sym(1)
+    symplectic = sp.simplify(D.T * J * D - J) == sp.zeros(2, 2)
+    vol_U = (2 - 1) * 2 * sp.pi * turns
+    r = sp.Symbol("r", positive=True)           # image: radii √2 < r < 2, every angle
+    vol_image = sp.integrate(2 * sp.pi * r, (r, sp.sqrt(2), 2))
+    return {"symplectic": bool(symplectic), "vol_U": str(vol_U), "vol_phi_U": str(vol_image),
+            "equal": bool(sp.simplify(vol_U - vol_image) == 0)}
+
+
 @claim("sp_transformer:thm-2", locator="Theorem 2",
-       statement="symplectic maps preserve phase-space volume (det Dφ = 1)",
-       method="symbolic", expect="holds",
+       statement="every symplectic map φ: U → ℝ^{2d} (Definition 2) preserves phase-space volume: "
+                 "vol(φ(U)) = vol(U)",
+       method="symbolic", expect="holds-with-correction",
        paper_text=r"""Define the volume in phasespace as $vol(U)=\int_{U}dy$.Then all linear and nonlinear symplectic mappings are area preserving, i.e., given a symplectic map $\phi(y):U\rightarrow\mathbb{R}^{2d}$, $vol(U)=vol(\phi(U))$.""")
 def thm_2(budget: str) -> Evidence:
+    """As printed, Theorem 2 compares set volumes for every symplectic map of Definition 2, which asks
+    no injectivity: the action-angle map over two turns halves the volume (counterexample). The
+    correction adds it: an injective symplectic φ has vol(φ(U)) = ∫_U |det Dφ| = vol(U), since
+    DᵀJD = J forces det D = 1 (Pfaffian identity, exact); in general the area formula gives ≤."""
     # Exact: Pf(DᵀJD) = det(D) Pf(J) for a generic 2d×2d matrix D, so DᵀJD = J forces det D = 1.
     proven = {}
     for d in ([1, 2] if budget == "quick" else [1, 2, 3]):
@@ -134,13 +155,29 @@ def thm_2(budget: str) -> Evidence:
     logdets += logabs.tolist()
     signs += sign.tolist()
     tol = 1e-9  # slogdet of well-conditioned (cond < 1e4) float64 matrices, and the ODE error
-    ok = all(proven.values()) and max(map(abs, logdets)) < tol and min(signs) > 0
-    return decide(
-        ok,
-        criterion="sympy: Pf(DᵀJD) − det(D)·Pf(J) ≡ 0 for generic D (so DᵀJD = J ⇒ det D = 1); "
-                  f"sampled SympNets, exp(JS), exact flows: max |log|det Dφ|| < {tol:g}, det > 0",
+    det_one = all(proven.values()) and max(map(abs, logdets)) < tol and min(signs) > 0
+    two_turns, one_turn = _annulus_counterexample(2), _annulus_counterexample(1)
+    counterexample_ok = two_turns["symplectic"] and not two_turns["equal"]
+    readings = [
+        reading("vol(φ(U)) = vol(U) for every symplectic map φ: U → ℝ^{2d} of Definition 2 "
+                "(differentiable, U open; injectivity not asked)", not counterexample_ok,
+                two_turn_annulus=two_turns),
+        # the set equality narrowed to its infinitesimal form is what the text does not say (R4)
+        reading("symplectic maps preserve the volume form: det Dφ = 1", det_one, not_admitted="rescue"),
+    ]
+    return decide_readings(
+        readings, det_one and one_turn["symplectic"] and one_turn["equal"],
+        criterion="printed: the set equality for every symplectic map of Definition 2; fails on the "
+                  "two-turn annulus map (symplectic, sympy; vol(U) = 4π, vol(φ(U)) = 2π); correction "
+                  "holds iff Pf(DᵀJD) − det(D)·Pf(J) ≡ 0 for generic D (sympy: DᵀJD = J ⇒ det D = 1), "
+                  f"sampled SympNets, exp(JS) and exact flows have |log|det Dφ|| < {tol:g}, det > 0, "
+                  "and the one-turn (injective) annulus map preserves the volume",
         numbers={"pfaffian_identity_proven_for_d": proven, "n_sampled_maps": len(logdets),
-                 "max_abs_log_det": max(map(abs, logdets)), "min_det_sign": min(signs)})
+                 "max_abs_log_det": max(map(abs, logdets)), "min_det_sign": min(signs),
+                 "one_turn_annulus": one_turn},
+        counterexample={"U": "(1, 2) × (0, 4π)", "phi": "(√(2s) cos θ, √(2s) sin θ)", **two_turns},
+        correction="given an injective symplectic map φ (a symplectic diffeomorphism onto its image), "
+                   "vol(φ(U)) = vol(U); without injectivity vol(φ(U)) ≤ vol(U) (area formula)")
 
 
 @claim("sp_transformer:thm-2-converse", locator="Theorem 2 and footnote 7",
