@@ -152,3 +152,24 @@ def test_the_owt_gap_sentence_holds_only_under_rescues():
     verdicts = [(r["verdict"], r.get("not_admitted", "")[:2]) for r in result.evidence.readings]
     assert verdicts == [("fails", ""), ("inconclusive", ""), ("fails", ""), ("holds", "R4"), ("holds", "R4")]
     assert result.kind == "inconclusive" and result.as_expected
+
+
+@pytest.mark.parametrize("label, expected", [
+    # the matched pair fails at TinyStories/Euler, the families hold, OWT only and the mean are rescues
+    ("nesterov-vs-polyak", [("fails", ""), ("holds", ""), ("holds", "R4"), ("holds", "R4")]),
+    # Best holds, Best and Final fails at TinyStories' GD pair, every metric is invented
+    ("lie-trotter-vs-euler", [("holds", ""), ("fails", ""), ("fails", "R3")]),
+])
+def test_the_two_discussion_sentences_are_ambiguities(label, expected):
+    """§6's 'Nesterov's lookahead yields a small additional loss improvement' and §5.4's 'Lie-Trotter
+    consistently outperforms Euler' (referees H and I, 7 Dec 2026): one admitted reading holds and
+    one fails on the printed tables, so each is an ambiguity, and its failing reading names the
+    reversed comparison."""
+    import claims
+    result = claims.run(claims.load(["yurii"])[f"yurii:{label}"], "quick")
+    readings = result.evidence.readings
+    assert [(r["verdict"], r.get("not_admitted", "")[:2]) for r in readings] == expected
+    assert result.kind == "ambiguity" and result.as_expected
+    reversed_ = readings[0]["reversed_pairs"] if label == "nesterov-vs-polyak" else readings[1]["reversed"]
+    assert set(reversed_) == ({"Euler | TinyStories"} if label == "nesterov-vs-polyak"
+                              else {"Table 2 Final: GD+Lie-Trotter vs GD+Euler"})
