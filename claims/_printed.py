@@ -20,6 +20,22 @@ def printed_interval(text: str) -> tuple[float, float]:
     return value - half, value + half
 
 
+# float rounding of the recomputed ends (values below 10^3 carry errors below 1e-13)
+ROUNDING = 1e-12
+
+
+def meets(interval: tuple[float, float], lo: float, hi: float) -> bool:
+    """A printed number's rounding interval [p_lo, p_hi) (half-open: `printed_interval`) meets the
+    values [lo, hi] recomputed from printed inputs: they overlap by more than float rounding, or the
+    recomputed value is one point inside. The recomputed ends are themselves limits of half-open
+    boxes (a difference a − b of two rounding intervals never reaches a_lo − b_hi nor a_hi − b_lo), so
+    intervals that only touch, 0.0655 against [0.0655, 0.0665), do not meet."""
+    p_lo, p_hi = interval
+    if hi - lo <= ROUNDING:
+        return p_lo - ROUNDING <= lo < p_hi - ROUNDING
+    return min(p_hi, hi) - max(p_lo, lo) > ROUNDING
+
+
 def derived_range(f, *printed: str, grid: int = 5) -> tuple[float, float]:
     """The range of f over the rounding box of its printed inputs (every input on a grid of
     `grid` points of its interval, endpoints included: f is monotone in each input here, so the

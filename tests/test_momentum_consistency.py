@@ -94,3 +94,38 @@ def test_cosine_schedule_lies_between_floor_and_peak_after_warmup(t):
     assert 0.0 <= value <= 1.0 + 1e-15
     if t >= 3000:
         assert value >= 0.1 - 1e-15
+
+
+@given(printed, st.integers(0, 4))
+def test_intervals_that_only_touch_do_not_meet(p, shift):
+    """Rounding intervals are half-open ([p − h, p + h)): the value range just below a printed
+    number's interval, ending exactly at its lower end, does not meet it; one that reaches past
+    it by more than float rounding does, and a point inside does."""
+    from claims._printed import meets
+    lo, hi = C.iv(p)
+    width = hi - lo
+    assert not meets((lo, hi), lo - width * (1 + shift), lo)
+    assert meets((lo, hi), lo - width, lo + width / 4)
+    assert meets((lo, hi), lo + width / 2, lo + width / 2)
+    assert not meets((lo, hi), hi, hi)
+
+
+def test_d7_half_lr_gap_is_0065_not_0066():
+    """App. D.7: 3.0288 − 2.9634 lies in (0.0653, 0.0655), which 0.065 meets and the printed 0.066
+    ([0.0655, 0.0665)) only touches; §4.2's 3.029 − 2.963 = 0.066 holds for its own inputs."""
+    d7 = C.sub(C.iv("3.0288"), C.iv("2.9634"))
+    assert d7[1] == pytest.approx(0.0655, abs=1e-12)
+    assert not C.agrees("0.066", d7) and C.agrees("0.065", d7)
+    assert C.agrees("0.066", C.sub(C.iv("3.029"), C.iv("2.963")))
+
+
+def test_main_results_sentence_fails_when_adamformer_is_a_momentum_stream_design():
+    """§4.2 'trail every momentum-stream design': Muon 1.1503 and SOAP 1.1431 are above
+    YuriiFormer's and TMMFormer's TinyStories losses but below AdamFormer's 1.1528, which App. D.6
+    counts among the momentum-stream variants."""
+    ts = {k: float(v[0]) for k, v in C.TABLE_1.items()}
+    assert max(ts["YuriiFormer"], ts["TMMFormer"]) < float(C.SOAP_TS) < float(C.MUON_TS) < ts["AdamFormer"]
+    import claims
+    result = claims.run(claims.load(["momentum_streams"])["momentum_streams:main-results-text"], "quick")
+    assert [r["verdict"] for r in result.evidence.readings] == ["holds", "fails"]
+    assert result.kind == "ambiguity" and result.as_expected

@@ -3,7 +3,7 @@ recomputed from the printed ones, each over the rounding box of its printed inpu
 from __future__ import annotations
 
 from claims import Evidence, claim, decide_readings, reading
-from claims._printed import derived_range, printed_interval
+from claims._printed import derived_range, meets, printed_interval
 
 
 @claim("momentum_streams:ablation-arithmetic", locator="§4.2 Ablation Study; Appendix D.5, D.7",
@@ -36,7 +36,7 @@ def ms_ablation_arithmetic(budget: str) -> Evidence:
         lo, hi = derived_range(f, *inputs)
         p_lo, p_hi = printed_interval(printed)
         return {"derived_range": [lo, hi], "printed": printed, "printed_interval": [p_lo, p_hi],
-                "holds": lo < p_hi and hi >= p_lo}
+                "holds": meets((p_lo, p_hi), lo, hi)}
 
     fixed = {
         "gap_0.0306": check(lambda v, t: v - t, (V, T), "0.0306"),

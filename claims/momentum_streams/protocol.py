@@ -40,7 +40,7 @@ def _effects(table: dict) -> dict[str, tuple[float, float]]:
        statement="the OpenWebText ablation numbers recompute from their printed losses: +0.021, "
                  "+0.029, gap 0.074 → 0.066 (≈11%), +0.002 / +0.035 (Δ 0.0025, 0.0354, ≈14×), gaps "
                  "0.074 and 0.041, Table 8's Δ column and its monotone decay, 48 matrices",
-       method="consistency", expect="holds",
+       method="consistency", expect="holds-with-correction",
        paper_text=r"On OpenWebText, Vanilla degrades from 3.008 to 3.029 (+0.021 nats) and "
                   r"TMMFormer from 2.934 to 2.963 (+0.029); the architectural gap shrinks only "
                   r"{\approx}11\% (from 0.074 to 0.066) [...] Vanilla barely moves (3.008\!\to\!3.010, "
@@ -85,14 +85,27 @@ def owt_ablation_arithmetic(budget: str) -> Evidence:
                                                for c in D7["Vanilla"]),
         "48_matrices_=_4_per_block_x_12": 4 * 12 == 48,
     }
-    ok = (all(c["agrees"] for c in checks.values() if isinstance(c, dict))
-          and checks["§4.2_values_are_D.7_rounded"] and all(c["agrees"] for c in table_8.values())
-          and all(orderings.values()))
-    return decide(ok, criterion="every derived number by interval arithmetic over the printed "
-                                "rounding of its own inputs (the §4.2 numbers from §4.2's 3-decimal "
-                                "losses, the D.7 numbers from D.7's 4-decimal ones; ≈: 5%); "
-                                "orderings on the printed values",
-                  numbers={"recomputed": checks, "table_8_delta": table_8, "orderings": orderings})
+    rest = (checks["§4.2_values_are_D.7_rounded"] and all(c["agrees"] for c in table_8.values())
+            and all(orderings.values()))
+    agree = lambda names: all(c["agrees"] for k, c in checks.items() if isinstance(c, dict) and k in names)
+    printed = [k for k, c in checks.items() if isinstance(c, dict)]
+    # D.7 prints the half-lr gap 0.066 beside inputs that give 3.0288 − 2.9634 = 0.0654 (§4.2's
+    # 0.066 is right for §4.2's 3-decimal inputs, 3.029 − 2.963): the correction, from D.7's own inputs
+    corrected = {"D.7_gap_half_lr_0.065": check("0.065", e7["gap_half_lr"])}
+    return decide_readings(
+        [reading("as printed: every derived number agrees with its own printed inputs",
+                 rest and agree(printed),
+                 disagreeing=[k for k in printed if not checks[k]["agrees"]])],
+        rest and agree(set(printed) - {"D.7_gap_half_lr_0.066"}) and corrected["D.7_gap_half_lr_0.065"]["agrees"],
+        criterion="every derived number by interval arithmetic over the printed rounding of its own "
+                  "inputs (half-open: touching intervals do not meet; the §4.2 numbers from §4.2's "
+                  "3-decimal losses, the D.7 numbers from D.7's 4-decimal ones; ≈: 5%); orderings on "
+                  "the printed values",
+        numbers={"recomputed": checks, "corrected": corrected, "table_8_delta": table_8, "orderings": orderings},
+        counterexample={"printed": "D.7: the gap shrinks from 0.074 to 0.066",
+                        "D.7's inputs": "3.0288 − 2.9634 = 0.0654 (rounding box (0.0653, 0.0655))",
+                        "0.066 stands for": "[0.0655, 0.0665)"},
+        correction="App. D.7: 'the architectural gap shrinks from 0.074 to 0.065 (≈11% compression)'")
 
 
 @claim("momentum_streams:ablation-order-of-magnitude-text", locator="App. D.7 (optimizer and LR ablation)",
