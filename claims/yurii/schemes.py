@@ -217,5 +217,9 @@ def sec_3_2_splitting(budget: str) -> Evidence:
         ok,
         criterion="each transcribed block equals the template composition to < 1e-13 (the same "
                   "sums in another order: rounding) over random O(1) states and scalars; the Euler "
-                  "and Lie–Trotter blocks differ (> 1e-6) on every trial",
+                  "and Lie–Trotter blocks differ (> 1e-6) on every trial. Sign convention: the "
+                  "oracle stands for −∇f in (6) (v⁺ = βv + γ·Attn), as the printed blocks have it "
+                  "(§2.3 fixes no global sign; App. B.2 calls the oracles 'residual directions'); "
+                  "substituting Attn for ∇f literally would give −γ·Attn, and μ = β = 0, γ = 1 would "
+                  "then not give (4)",
         numbers={"trials": trials, **worst, "min_|euler − lie_trotter|": min(differ)})
