@@ -310,7 +310,13 @@ def eq_f3_recurrence(budget: str) -> Evidence:
     # richer: b = a = 0, c = 1 is (1 − ηλ)^N; a heavy-ball member is of degree N but not a power
     vanilla_member = float(np.abs(R.filter_values(R.gradient_descent(0.07), lams, 9)[-1]
                                   - (1 - 0.07 * lams) ** 9).max())
-    algebra = recurrence_residual == 0 and trace_det == (0, 0) and vanilla_member < 1e-14
+    # strictly richer: heavy ball's q_2 = (1 − ηλ)² − βηλ is no vanilla filter (1 − η'λ)² for β > 0,
+    # since a square 1 − 2η'λ + η'²λ² has c₁² = 4c₂ (exact polynomial coefficients, sympy)
+    beta_, eta_ = sp.Rational(3, 10), sp.Rational(1, 20)
+    q2 = sp.Poly(sp.expand((1 - eta_ * lam) ** 2 - beta_ * eta_ * lam), lam).all_coeffs()   # c₂, c₁, c₀
+    strictly_richer = sp.simplify(q2[1] ** 2 - 4 * q2[0] * q2[2]) != 0
+    algebra = (recurrence_residual == 0 and trace_det == (0, 0) and vanilla_member < 1e-14
+               and strictly_richer)
     # 1e-12: 15 steps of 6×6 float64 products, entries O(1)
     return decide_readings(
         [reading("as printed: E_N = q_N(H)E_0 for the substep from its start (X_0, V_0); F.3 sets no "
@@ -318,13 +324,14 @@ def eq_f3_recurrence(budget: str) -> Evidence:
                  algebra and with_velocity < 1e-12, deviation_with_an_independent_V0=with_velocity)],
         algebra and filter_err < 1e-12 and general_err < 1e-12,
         criterion="sympy: e_{ℓ+1} − (αe_ℓ − θe_{ℓ−1}) ≡ 0 after v_ℓ = (e_ℓ − e_{ℓ−1})/c (ℓ ≥ 1), "
-                  "tr T(λ) = α, det T(λ) = θ, and the family contains (1 − ηλ)^N (1e-14); printed "
+                  "tr T(λ) = α, det T(λ) = θ, the family contains (1 − ηλ)^N (1e-14) and heavy ball's q_2 is none; printed "
                   "holds iff E_15 = Q q_15(Λ) Qᵀ E_0 also from an independent V_0 (1e-12); correction "
                   "holds iff it does from V_0 = 0 and E_15 = q_15(H)E_0 + r_15(H)V_0 in general (1e-12)",
         numbers={"recurrence_residual": str(recurrence_residual),
                  "trace_det_residuals": [str(x) for x in trace_det],
                  "filter_identity_error_from_V0=0": filter_err,
-                 "general_identity_error_with_r_N": general_err, "vanilla_member_error": vanilla_member},
+                 "general_identity_error_with_r_N": general_err, "vanilla_member_error": vanilla_member,
+                 "heavy_ball_q2_is_no_vanilla_filter": bool(strictly_richer)},
         counterexample={"E_0": 0, "V_0": "standard normal (6×3)", "(a, b, c, η)": [m.a, m.b, m.c, m.eta],
                         "max|E_1|": float(np.abs(E1).max()), "q_1(H)E_0": 0.0},
         correction="for V_0 = 0, E_N = q_N(H)E_0; in general E_N = q_N(H)E_0 + r_N(H)V_0 with r_0 = 0, "
