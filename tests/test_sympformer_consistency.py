@@ -27,6 +27,8 @@ def test_below_is_decided_only_outside_the_rounding_intervals(a, b):
         assert below(sb, sa) is False and Decimal(sa) < Decimal(sb)
     if sa == sb:
         assert result is None  # the same printed number: undecided, never counted
+    if Decimal(sb) - Decimal(sa) == Decimal("0.0001"):
+        assert result is True  # adjacent printed values: half-open intervals that only touch
 
 
 def test_appendix_b_minimum_lr_describes_no_reported_run_under_either_reading():

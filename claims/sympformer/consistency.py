@@ -53,7 +53,8 @@ TABLES_TEXT = (
 
 
 def interval(printed: str) -> tuple[Decimal, Decimal]:
-    """The rounding interval of a printed decimal: ±½ unit of its last printed digit."""
+    """The rounding interval of a printed decimal: ±½ unit of its last printed digit, half-open
+    [lo, hi) as `claims._printed.printed_interval` (adjacent printed values do not overlap)."""
     value = Decimal(printed)
     half = Decimal(1).scaleb(value.as_tuple().exponent) / 2
     return value - half, value + half
@@ -61,9 +62,10 @@ def interval(printed: str) -> tuple[Decimal, Decimal]:
 
 def below(a: str, b: str) -> bool | None:
     """Is the printed a below the printed b? True / False when their rounding intervals decide it,
-    None when they overlap."""
+    None when they overlap (half-open: intervals that only touch, as adjacent printed values do,
+    decide it)."""
     (a_lo, a_hi), (b_lo, b_hi) = interval(a), interval(b)
-    if a_hi < b_lo:
+    if a_hi <= b_lo:
         return True
     if a_lo >= b_hi:
         return False
