@@ -89,3 +89,9 @@ def test_the_every_variant_extension_fails_on_the_rows_the_reviews_name():
                             "Table 2: plain Euler vs YuriiFormer"]
     for pair, (variant, rival) in best.items():
         assert below(variant, rival) is not True, pair
+
+
+def test_adjacent_printed_values_are_ordered():
+    """[1.1055, 1.1065) lies wholly below [1.1065, 1.1075): adjacent printed values decide 'below'."""
+    assert below("1.106", "1.107") is True and below("1.107", "1.106") is False
+    assert below("1.106", "1.106") is None
