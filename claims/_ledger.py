@@ -436,6 +436,10 @@ def reviews(paper: str) -> dict[str, dict]:
     return json.loads(path.read_text()) if path.exists() else {}
 
 
+# the referees' findings in reviews.json: A and B (issue 38), then each further referee by the next letter
+REFEREE_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
 def _slip_from_review(cid: str, review: Mapping[str, Any] | None) -> Slip | None:
     """The Slip of a claim the referees decided is a misprint or an erratum."""
     if not review or review.get("decided") not in ("misprint", "erratum"):
@@ -479,7 +483,7 @@ def claim(id: str, *, locator: str, statement: str, method: str, expect: str,
                        repeats=repeats, referee=referee, extension=extension,
                        slip=slip or _slip_from_review(id, found),
                        review=review or (None if found is None else {
-                           k: found[k] for k in ("A", "B", "C", "D", "E", "F", "decided", "rule") if found.get(k)})))
+                           k: v for k, v in found.items() if v and (k in REFEREE_LETTERS or k in ("decided", "rule"))})))
         return check
 
     return wrap

@@ -384,3 +384,19 @@ def test_an_ambiguity_note_needs_two_admitted_readings():
     assert claims.disagreement(two) == "the readings disagree: the first -> holds; the second -> fails"
     ev = claims.decide_readings(two, criterion="c", ambiguity=claims.disagreement(two))
     assert ev.verdict == "holds" and ev.ambiguity == claims.disagreement(two)
+
+
+def test_every_referee_finding_in_reviews_json_reaches_its_claim():
+    """claims/<paper>/reviews.json: each referee's finding (A, B, then C, D, …) is shown with its
+    claim, never dropped by the loader, whatever letter the referee has."""
+    import claims
+    from claims._ledger import PAPERS, reviews
+    registry = claims.load(sorted(PAPERS))
+    letters_seen = set()
+    for paper in PAPERS:
+        for cid, review in reviews(paper).items():
+            for key, finding in review.items():
+                if len(key) == 1 and finding:
+                    letters_seen.add(key)
+                    assert registry[cid].review[key] == finding, (cid, key)
+    assert {"A", "B", "H", "I"} <= letters_seen

@@ -153,7 +153,8 @@ def test_double_backward_outcome_on_cpu():
 def test_the_filter_needs_a_zero_initial_velocity(seed, a, b, c, eta):
     """App. F.3: E_N = q_N(H)E_0 + r_N(H)V_0 with r_0 = 0, r_1 = cθ and the same recurrence, so the
     printed E_N = q_N(H)E_0 holds from V_0 = 0 only; from E_0 = 0 a velocity moves the error by
-    c(b − aηH)V_0 in one layer. 1e-10: 20 steps of 5×5 float64 products."""
+    c(b − aηH)V_0 in one layer. Tolerance relative to the iterates (the unstable members grow):
+    20 steps of 5×5 float64 products lose at most ~1e3 ulps, below 1e-9 relative."""
     from theory import rates as R
     rng = np.random.default_rng(seed)
     lams = rng.uniform(0.5, 10.0, 5)
@@ -164,6 +165,7 @@ def test_the_filter_needs_a_zero_initial_velocity(seed, a, b, c, eta):
     EN = R.run_momentum(lambda E: H @ E, E0, [m] * 20, v0=V0)[-1]
     q = R.filter_values(m, lams, 20)[-1]
     r = R.filter_values(m, lams, 20, v0=1.0)[-1] - q
-    np.testing.assert_allclose(EN, (Q * q) @ Q.T @ E0 + (Q * r) @ Q.T @ V0, atol=1e-10)
+    scale = max(1.0, float(np.abs(EN).max()))
+    np.testing.assert_allclose(EN, (Q * q) @ Q.T @ E0 + (Q * r) @ Q.T @ V0, rtol=0, atol=1e-9 * scale)
     E1 = R.run_momentum(lambda E: H @ E, np.zeros((5, 2)), [m], v0=V0)[-1]
-    np.testing.assert_allclose(E1, c * (b * np.eye(5) - a * eta * H) @ V0, atol=1e-12)
+    np.testing.assert_allclose(E1, c * (b * np.eye(5) - a * eta * H) @ V0, rtol=0, atol=1e-12)

@@ -277,3 +277,5 @@ def test_nesterov_bad_input():
         list(S.nesterov_modes(np.array([1.0]), 0.0, 3))
     with pytest.raises(ValueError, match="K"):
         list(S.nesterov_modes(np.array([1.0]), 1.0, -1))
+    with pytest.raises(ValueError, match="x0"):
+        list(S.nesterov_scheme(np.tanh, [np.nan, 1.0], 1.0, 3))

@@ -321,30 +321,39 @@ def explicit_two_step_max_order() -> dict[str, Any]:
     return {"method": sol, "roots": sp.solve(rho, x), "error_constant_order4": c4}
 
 
-# ------------------------------------------------------------------ Nesterov (2)-(3) on quadratics
+# ------------------------------------------------------------------ Nesterov (2)-(3)
 
 
-def nesterov_modes(lam, tau: float, K: int):
-    """Yield x^{(k)}, k = 0..K, of the scheme on the left of seed 000 eq. (2),
+def nesterov_scheme(grad, x0, tau: float, K: int):
+    """Yield x^{(k)}, k = 0..K, of the scheme on the left of seed 000 eq. (2), as printed,
 
         x^{(k+1)} = y^{(k)} − τ∇F(y^{(k)}),   y^{(k+1)} = x^{(k+1)} + (1 − 3/(k+3))(x^{(k+1)} − x^{(k)}),
+        x^{(0)} = y^{(0)} = x₀,
 
-    for F(x) = ½λx² (x* = 0) and x₀ = 1, vectorized over the array `lam` of curvatures. A convex
-    quadratic is a sum of such modes, so F(x^{(k)}) − F* = Σ_i ½λ_i x_k(λ_i)² x_{0,i}²."""
-    lam = np.asarray(lam, dtype=np.float64)
-    if lam.ndim != 1 or not np.all(np.isfinite(lam)) or np.any(lam < 0):
-        raise ValueError("lam must be a 1-D array of finite curvatures >= 0")
+    for a gradient `grad` of F (numpy arrays; any shape `grad` maps to itself)."""
     tau = _positive(tau, "tau")
     if isinstance(K, bool) or not isinstance(K, (int, np.integer)) or K < 0:
         raise ValueError(f"K must be an int >= 0, got {K!r}")
-    x_prev = np.ones_like(lam)
-    y = np.ones_like(lam)
+    x_prev = np.array(x0, dtype=np.float64)
+    if not np.all(np.isfinite(x_prev)):
+        raise ValueError("x0 must be finite")
+    y = x_prev.copy()
     yield x_prev.copy()
     for k in range(K):
-        x = y - tau * lam * y
+        x = y - tau * grad(y)
         y = x + (1.0 - 3.0 / (k + 3)) * (x - x_prev)
         x_prev = x
         yield x.copy()
+
+
+def nesterov_modes(lam, tau: float, K: int):
+    """`nesterov_scheme` for F(x) = ½λx² (x* = 0) and x₀ = 1, vectorized over the array `lam` of
+    curvatures. A convex quadratic is a sum of such modes, so F(x^{(k)}) − F* =
+    Σ_i ½λ_i x_k(λ_i)² x_{0,i}²."""
+    lam = np.asarray(lam, dtype=np.float64)
+    if lam.ndim != 1 or not np.all(np.isfinite(lam)) or np.any(lam < 0):
+        raise ValueError("lam must be a 1-D array of finite curvatures >= 0")
+    return nesterov_scheme(lambda y: lam * y, np.ones_like(lam), tau, K)
 
 
 def nesterov_ode_quadratic(lam, t):

@@ -151,8 +151,9 @@ def _assignment_gap(x: np.ndarray, y: np.ndarray) -> dict:
 def brenier(budget: str) -> Evidence:
     """Gaussians: T is built twice, as S1^{-1/2}(S1^{1/2}S2S1^{1/2})^{1/2}S1^{-1/2} and as
     S2^{1/2}(S2^{1/2}S1S2^{1/2})^{-1/2}S2^{1/2}; both are positive definite solutions of
-    L S1 L = S2, so uniqueness says they coincide. Every other linear push-forward S2^{1/2}US1^{-1/2}
-    (U a rotation or a reflection) costs strictly more and is not a convex gradient. The discrete
+    L S1 L = S2, so uniqueness says they coincide. Sixteen other linear push-forwards S2^{1/2}US1^{-1/2}
+    per pair (U the rotation and the reflection of eight random angles) each cost strictly more and
+    none is a convex gradient (tests/test_heatflow_claims.py shows it for any angle away from T's). The discrete
     clouds (outside the theorem's assumption that μ has a density) are drawn from densities: their
     optimal plan is unique (a strictly positive gap to the second-best assignment); the
     symmetric 2-point tie ({(±1, 0)} to {(0, ±1)}) has gap 0, recorded as the case the assumption
@@ -163,7 +164,7 @@ def brenier(budget: str) -> Evidence:
         M1, M2 = rng.standard_normal((2, 2, 2))
         S1, S2 = M1 @ M1.T + 0.2 * np.eye(2), M2 @ M2.T + 0.2 * np.eye(2)
         T = brenier_map_gaussian(S1, S2)
-        r2, ri2 = _sqrt_and_inverse_sqrt(S2)
+        r2, _ = _sqrt_and_inverse_sqrt(S2)
         T_other_way = r2 @ _sqrt_and_inverse_sqrt(r2 @ S1 @ r2)[1] @ r2
         cost = np.trace(S1) + np.trace(S2) - 2 * np.trace(S1 @ T)      # E|X − TX|², X ~ N(0, S1)
         w2 = go.w2_gaussian([0, 0], S1, [0, 0], S2) ** 2                # Bures formula, independently
@@ -190,8 +191,8 @@ def brenier(budget: str) -> Evidence:
         gauss_ok and discrete_ok,
         criterion="Gaussians: the closed-form T is symmetric positive definite (the gradient of the "
                   "convex ½xᵀTx), pushes N(0,S1) to N(0,S2), attains the Bures W2², and its two "
-                  "constructions coincide (1e-9, rounding); every other linear push-forward "
-                  "S2^{1/2}US1^{-1/2} (U a rotation or reflection) costs strictly more (by > 1e-9 of "
+                  "constructions coincide (1e-9, rounding); sixteen other linear push-forwards per pair, "
+                  "S2^{1/2}US1^{-1/2} (U the rotation and reflection of 8 random angles), each cost more (by > 1e-9 of "
                   "tr S1 + tr S2) and is not symmetric positive semidefinite; generic uniform clouds: "
                   "the optimal assignment is unique (gap to the second-best > 1e-9 of the largest cost)",
         numbers={"gaussian_pairs": len(gauss),

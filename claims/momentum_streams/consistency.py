@@ -3,9 +3,10 @@ about results against the paper's own tables, the derived numbers it prints (gap
 averages) recomputed from the printed inputs, appendix against main text. Nothing is trained.
 
 Conventions, one for every check here:
-* a printed number stands for its rounding interval (3.0078 for [3.00775, 3.00785]); a derived
-  number is recomputed by interval arithmetic from the printed inputs, and agrees when its own
-  rounding interval meets the recomputed one (closed intervals, 1e-12 slack for float rounding);
+* a printed number stands for its rounding interval (3.0078 for [3.00775, 3.00785), half-open:
+  `claims._printed.printed_interval`); a derived number is recomputed by interval arithmetic from
+  the printed inputs, and agrees when its own rounding interval meets the recomputed one by more
+  than float rounding (`claims._printed.meets`: intervals that only touch do not meet);
 * a number the paper qualifies as approximate ("≈", "roughly", "about") agrees within 5% of it;
 * an ordering is read on the printed values; where the paper states a noise band (App. D.5:
   differences within 0.01 acc_norm are seed noise) a reading that uses it is listed beside.

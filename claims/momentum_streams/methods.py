@@ -310,10 +310,11 @@ def eq_f3_recurrence(budget: str) -> Evidence:
     # richer: b = a = 0, c = 1 is (1 − ηλ)^N; a heavy-ball member is of degree N but not a power
     vanilla_member = float(np.abs(R.filter_values(R.gradient_descent(0.07), lams, 9)[-1]
                                   - (1 - 0.07 * lams) ** 9).max())
-    # strictly richer: heavy ball's q_2 = (1 − ηλ)² − βηλ is no vanilla filter (1 − η'λ)² for β > 0,
-    # since a square 1 − 2η'λ + η'²λ² has c₁² = 4c₂ (exact polynomial coefficients, sympy)
-    beta_, eta_ = sp.Rational(3, 10), sp.Rational(1, 20)
-    q2 = sp.Poly(sp.expand((1 - eta_ * lam) ** 2 - beta_ * eta_ * lam), lam).all_coeffs()   # c₂, c₁, c₀
+    # strictly richer: heavy ball's q_2 (a = 0, c = 1, b = β > 0; from v_0 = 0, q_1 = 1 − ηλ and
+    # q_2 = αq_1 − θ) is no vanilla filter (1 − η'λ)², whose coefficients have c₁² = 4c₂c₀ (sympy)
+    heavy_ball = {a: 0, c: 1, b: sp.Rational(3, 10), eta: sp.Rational(1, 20)}
+    q1 = (1 - c * eta * lam).subs(heavy_ball)
+    q2 = sp.Poly(sp.expand(alpha.subs(heavy_ball) * q1 - theta.subs(heavy_ball)), lam).all_coeffs()
     strictly_richer = sp.simplify(q2[1] ** 2 - 4 * q2[0] * q2[2]) != 0
     algebra = (recurrence_residual == 0 and trace_det == (0, 0) and vanilla_member < 1e-14
                and strictly_richer)

@@ -114,7 +114,8 @@ MISPRINTS = (
              printed="\\mathbb{R}^{2N}", intended_at="§3, the definition of 𝒮𝒫^r(U) before Theorem 3",
              intended_passage="symplectic maps on an open set U2d𝑈superscript2𝑑U\\subset\\mathbb{R}^{2d}",
              intended="\\mathbb{R}^{2d}",
-             should_read="where U ⊂ ℝ^{2d} (and max over the d conjugate pairs, 1 ≤ i ≤ d)",
+             should_read="where U ⊂ ℝ^{2d} (the norm's range 1 ≤ i ≤ N follows: d conjugate pairs, or "
+                         "2d components if f_i is a coordinate; f_i is not defined)",
              referee=HI + "for U ⊂ ℝ^{2N} the defining condition (∇φ)ᵀJ_{2d}∇φ = J_{2d} is ill-formed "
                           "unless N = d; the max over 1 ≤ i ≤ N is the same substitution (f_i read as "
                           "conjugate pairs, §1.1), not a second count"),

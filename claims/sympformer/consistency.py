@@ -54,7 +54,8 @@ TABLES_TEXT = (
 
 def interval(printed: str) -> tuple[Decimal, Decimal]:
     """The rounding interval of a printed decimal: ±½ unit of its last printed digit, half-open
-    [lo, hi) as `claims._printed.printed_interval` (adjacent printed values do not overlap)."""
+    [lo, hi) by the convention of `claims._printed.printed_interval` (adjacent printed values do not
+    overlap), in exact decimals; the tables it reads print decimals only."""
     value = Decimal(printed)
     half = Decimal(1).scaleb(value.as_tuple().exponent) / 2
     return value - half, value + half
