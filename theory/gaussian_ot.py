@@ -55,8 +55,8 @@ def effective_eps(eps: float, cost: str) -> float:
     return _positive(eps, "eps") / (2.0 * cost_kappa(cost))
 
 
-def _sym_fn(S: np.ndarray, fn) -> np.ndarray:
-    """fn applied to the eigenvalues of the symmetric matrix S."""
+def sym_fn(S: np.ndarray, fn) -> np.ndarray:
+    """fn applied to the eigenvalues of the symmetric matrix S (S^{1/2} with fn = np.sqrt)."""
     lam, U = np.linalg.eigh(S)
     return (U * fn(lam)) @ U.T
 
@@ -76,7 +76,7 @@ def sb_cross_covariance(Sigma, eps: float, cost: str = "half_sq") -> np.ndarray:
     """
     Sigma = _spd(Sigma, "Sigma")
     e = effective_eps(eps, cost)
-    return _sym_fn(Sigma, lambda s: np.sqrt(s * s + e * e / 4) - e / 2)
+    return sym_fn(Sigma, lambda s: np.sqrt(s * s + e * e / 4) - e / 2)
 
 
 def sb_covariance(Sigma, eps: float, cost: str = "half_sq") -> np.ndarray:
@@ -90,7 +90,7 @@ def barycentric_matrix(Sigma, eps: float, cost: str = "half_sq") -> np.ndarray:
     """A with B_{ρ,ε}(x) = E_π[Y | X = x] = m + A(x − m), A = CΣ⁻¹ (= Σ⁻¹C, they commute)."""
     Sigma = _spd(Sigma, "Sigma")
     e = effective_eps(eps, cost)
-    return _sym_fn(Sigma, lambda s: (np.sqrt(s * s + e * e / 4) - e / 2) / s)
+    return sym_fn(Sigma, lambda s: (np.sqrt(s * s + e * e / 4) - e / 2) / s)
 
 
 def sb_step_gaussian(Sigma, eps: float, cost: str = "half_sq") -> np.ndarray:
@@ -119,8 +119,8 @@ def langevin_coupling_covariance(Sigma, t: float, drift_sign: int = -1) -> np.nd
     Sigma = _spd(Sigma, "Sigma")
     t = _positive(t, "t")
     s = _drift_sign(drift_sign)
-    cross = _sym_fn(Sigma, lambda v: v * np.exp(s * t / (2 * v)))
-    var_t = _sym_fn(Sigma, lambda v: v * np.exp(s * t / v) + v * s * np.expm1(s * t / v))
+    cross = sym_fn(Sigma, lambda v: v * np.exp(s * t / (2 * v)))
+    var_t = sym_fn(Sigma, lambda v: v * np.exp(s * t / v) + v * s * np.expm1(s * t / v))
     return np.block([[Sigma, cross], [cross.T, var_t]])
 
 
@@ -181,8 +181,8 @@ def w2_gaussian(m1, Sigma1, m2, Sigma2) -> float:
     m1, m2 = np.atleast_1d(np.asarray(m1, float)), np.atleast_1d(np.asarray(m2, float))
     if m1.shape != (len(S1),) or m2.shape != (len(S2),) or len(S1) != len(S2):
         raise ValueError(f"m1, m2 must match the covariances' dimension, got {m1.shape}, {m2.shape}")
-    r1 = _sym_fn(S1, np.sqrt)
-    cross = _sym_fn(0.5 * (r1 @ S2 @ r1 + (r1 @ S2 @ r1).T), lambda v: np.sqrt(np.clip(v, 0, None)))
+    r1 = sym_fn(S1, np.sqrt)
+    cross = sym_fn(0.5 * (r1 @ S2 @ r1 + (r1 @ S2 @ r1).T), lambda v: np.sqrt(np.clip(v, 0, None)))
     w2sq = np.sum((m1 - m2) ** 2) + np.trace(S1) + np.trace(S2) - 2 * np.trace(cross)
     return float(np.sqrt(max(w2sq, 0.0)))
 

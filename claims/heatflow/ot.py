@@ -93,23 +93,14 @@ def pushforward_coupling(budget: str) -> Evidence:
 def brenier_map_gaussian(S1, S2) -> np.ndarray:
     """The optimal map between N(0, S1) and N(0, S2): T = S1^{-1/2}(S1^{1/2} S2 S1^{1/2})^{1/2}S1^{-1/2},
     the gradient of the convex quadratic ½xᵀTx."""
-    r, ri = _sqrt_and_inverse_sqrt(S1)
-    mid, _ = _sqrt_and_inverse_sqrt(r @ S2 @ r)
-    return ri @ mid @ ri
-
-
-def _sqrt_and_inverse_sqrt(S) -> tuple[np.ndarray, np.ndarray]:
-    """S^{1/2} and S^{-1/2} of a symmetric positive definite S (eigendecomposition)."""
-    lam, U = np.linalg.eigh(S)
-    lam = np.clip(lam, 0, None)
-    return (U * np.sqrt(lam)) @ U.T, (U / np.sqrt(lam)) @ U.T
+    r, ri = go.sym_fn(S1, np.sqrt), go.sym_fn(S1, lambda v: 1 / np.sqrt(v))
+    return ri @ go.sym_fn(r @ S2 @ r, lambda v: np.sqrt(np.clip(v, 0, None))) @ ri
 
 
 def _linear_pushforwards(S1, S2, angles) -> list[np.ndarray]:
     """Linear maps L with L S1 Lᵀ = S2 (those pushing N(0, S1) to N(0, S2)): L = S2^{1/2} U S1^{-1/2},
     U ∈ O(2), here the rotation and the reflection of each angle."""
-    r2, _ = _sqrt_and_inverse_sqrt(S2)
-    _, ri1 = _sqrt_and_inverse_sqrt(S1)
+    r2, ri1 = go.sym_fn(S2, np.sqrt), go.sym_fn(S1, lambda v: 1 / np.sqrt(v))
     out = []
     for a in angles:
         c, s = np.cos(a), np.sin(a)
@@ -164,8 +155,8 @@ def brenier(budget: str) -> Evidence:
         M1, M2 = rng.standard_normal((2, 2, 2))
         S1, S2 = M1 @ M1.T + 0.2 * np.eye(2), M2 @ M2.T + 0.2 * np.eye(2)
         T = brenier_map_gaussian(S1, S2)
-        r2, _ = _sqrt_and_inverse_sqrt(S2)
-        T_other_way = r2 @ _sqrt_and_inverse_sqrt(r2 @ S1 @ r2)[1] @ r2
+        r2 = go.sym_fn(S2, np.sqrt)
+        T_other_way = r2 @ go.sym_fn(r2 @ S1 @ r2, lambda v: 1 / np.sqrt(v)) @ r2
         cost = np.trace(S1) + np.trace(S2) - 2 * np.trace(S1 @ T)      # E|X − TX|², X ~ N(0, S1)
         w2 = go.w2_gaussian([0, 0], S1, [0, 0], S2) ** 2                # Bures formula, independently
         scale = np.trace(S1) + np.trace(S2)

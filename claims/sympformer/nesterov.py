@@ -13,7 +13,7 @@ from scipy.optimize import minimize_scalar
 from claims import Evidence, claim, decide, decide_readings, reading
 from claims._pepit import SKIPPED, worst_case as pepit_worst_case
 from theory import schemes as S
-from theory.rates import Momentum
+from theory.rates import nesterov_convex_schedule
 
 
 # ------------------------------------------------------------------ (2)-(3): Nesterov rates
@@ -126,11 +126,11 @@ def eq_2_3_rate(budget: str) -> Evidence:
                   for s in scale]
     cont_printed_ok = max(cont_ratio) / min(cont_ratio) < 10
     # beyond quadratics: exact worst case over all L-smooth convex F (PEPit, optional), the
-    # same iteration written as x̃ = x + c_j v, v⁺ = c_j v − τ∇F(x̃), x⁺ = x + v⁺, c_j = 1 − 3/(j+2)
+    # same iteration in the template's form (theory.rates.nesterov_convex_schedule, step τ):
+    # x̃ = x + c_j v, v⁺ = c_j v − τ∇F(x̃), x⁺ = x + v⁺, c_j = 1 − 3/(j+2) (c_0 acts on v_0 = 0)
     pep = {}
     for N in ((3, 6) if budget == "quick" else (3, 6, 10, 15, 20)):
-        steps = [Momentum(a=1 - 3 / (j + 2), b=1 - 3 / (j + 2), c=1.0, eta=tau) for j in range(N)]
-        value = pepit_worst_case("smooth-convex", steps, "value", L=L)
+        value = pepit_worst_case("smooth-convex", nesterov_convex_schedule(1 / tau, N), "value", L=L)
         if value is None:
             break
         pep[N] = value * tau * (N + 1) ** 2
