@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 import itertools
+from decimal import Decimal
 
 import numpy as np
 
 
-def printed_interval(text: str) -> tuple[float, float]:
+def printed_interval(text: str, exact: bool = False) -> tuple[float, float] | tuple[Decimal, Decimal]:
     """The values a number printed as `text` stands for: its rounding interval at the printed
-    digits ("0.0306" -> [0.03055, 0.03065); an integer's trailing zeros are not significant:
-    "40" -> [35, 45), "15" -> [14.5, 15.5))."""
-    value = float(text)
-    if "." in text:
-        half = 0.5 * 10.0 ** -len(text.split(".")[1])
-    else:
-        stripped = text.lstrip("-").rstrip("0") or "0"
-        half = 0.5 * 10.0 ** (len(text.lstrip("-")) - len(stripped))
-    return value - half, value + half
+    digits, half-open ("0.0306" -> [0.03055, 0.03065), so adjacent printed values do not overlap);
+    an integer's trailing zeros are not significant: "40" -> [35, 45), "15" -> [14.5, 15.5).
+    Computed in exact decimals; `exact` returns them as `Decimal` (for comparisons of adjacent
+    printed values, whose shared end two float computations may round apart), else as floats."""
+    value = Decimal(text)
+    sign, digits, exponent = value.as_tuple()
+    if "." not in text:
+        exponent = len(digits) - len("".join(map(str, digits)).rstrip("0") or "0")
+    half = Decimal(1).scaleb(exponent) / 2
+    lo, hi = value - half, value + half
+    return (lo, hi) if exact else (float(lo), float(hi))
 
 
 # float rounding of the recomputed ends (values below 10^3 carry errors below 1e-13)

@@ -51,13 +51,13 @@ NOISE_ACC = 1.0  # App. D.5: "differences within ∼0.01 acc_norm ... are within
 # ------------------------------------------------------------------ interval arithmetic
 
 
-def iv(printed: str) -> tuple[float, float]:
-    """The rounding interval of a number printed as `printed` ("3.0078" → [3.00775, 3.00785))."""
-    return printed_interval(printed)
-
-
 def sub(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
     return a[0] - b[1], a[1] - b[0]
+
+
+def printed_gap(a: str, b: str) -> tuple[float, float]:
+    """The values a − b can take for numbers printed as `a` and `b` (their rounding intervals)."""
+    return sub(printed_interval(a), printed_interval(b))
 
 
 def div(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
@@ -68,7 +68,7 @@ def div(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
 def agrees(printed: str, computed: tuple[float, float], approx: bool = False) -> bool:
     """The printed derived number meets the interval recomputed from its printed inputs
     (`approx`: the paper says ≈ / roughly / about, 5% either way)."""
-    lo, hi = iv(printed)
+    lo, hi = printed_interval(printed)
     if approx:
         lo, hi = min(lo * 0.95, lo * 1.05), max(hi * 0.95, hi * 1.05)
     return meets((lo, hi), *computed)
@@ -117,10 +117,10 @@ def main_results_text(budget: str) -> Evidence:
         best[col] = pick(values, key=values.get)
     ts, owt = _col(TABLE_1, 0), _col(TABLE_1, 1)
     checks = {
-        "gain_TS_approx_0.029": check("0.029", sub(iv(ts["Vanilla"]), iv(ts["TMMFormer"])), True),
-        "gain_OWT_approx_0.074": check("0.074", sub(iv(owt["Vanilla"]), iv(owt["TMMFormer"])), True),
-        "D.7_HS_31.8": check("31.8", iv(TABLE_1["TMMFormer"][2])),
-        "D.7_ARC_43.4": check("43.4", iv(TABLE_1["TMMFormer"][3])),
+        "gain_TS_approx_0.029": check("0.029", printed_gap(ts["Vanilla"], ts["TMMFormer"]), True),
+        "gain_OWT_approx_0.074": check("0.074", printed_gap(owt["Vanilla"], owt["TMMFormer"]), True),
+        "D.7_HS_31.8": check("31.8", printed_interval(TABLE_1["TMMFormer"][2])),
+        "D.7_ARC_43.4": check("43.4", printed_interval(TABLE_1["TMMFormer"][3])),
     }
     velocity_ts = [ts["YuriiFormer"], ts["TMMFormer"]]  # the velocity-stream designs with a TS loss
     trail = lambda designs: all(strictly_below(m, x) for m in designs for x in (MUON_TS, SOAP_TS))
@@ -387,12 +387,12 @@ def table_2_text(budget: str) -> Evidence:
     owt = _col(TABLE_1, 1)
     t = TABLE_2
     chain = [t["Vanilla"], t["HB"], "2.941", "2.934"]
-    checks = {"Vanilla_3.008_vs_Table_1": check(t["Vanilla"], iv(owt["Vanilla"])),
-              "Adam_2.991_vs_Table_1": check(t["AdamFormer"], iv(owt["AdamFormer"])),
-              "Muon_3.010_vs_text_3.0096": check(t["Muon"], iv(MUON_OWT)),
-              "Yurii_2.941_vs_Table_1": check("2.941", iv(owt["YuriiFormer"])),
-              "TMM_2.934_vs_Table_1": check("2.934", iv(owt["TMMFormer"]))}
-    share = div(sub(iv(t["Vanilla"]), iv(t["HB"])), sub(iv(t["Vanilla"]), iv("2.941")))
+    checks = {"Vanilla_3.008_vs_Table_1": check(t["Vanilla"], printed_interval(owt["Vanilla"])),
+              "Adam_2.991_vs_Table_1": check(t["AdamFormer"], printed_interval(owt["AdamFormer"])),
+              "Muon_3.010_vs_text_3.0096": check(t["Muon"], printed_interval(MUON_OWT)),
+              "Yurii_2.941_vs_Table_1": check("2.941", printed_interval(owt["YuriiFormer"])),
+              "TMM_2.934_vs_Table_1": check("2.934", printed_interval(owt["TMMFormer"]))}
+    share = div(printed_gap(t["Vanilla"], t["HB"]), printed_gap(t["Vanilla"], "2.941"))
     orderings = {
         "no_precond_chain_strictly_decreasing": all(strictly_below(b, a)
                                                     for a, b in zip(chain, chain[1:])),
@@ -430,14 +430,14 @@ def table_2_text(budget: str) -> Evidence:
                   r"\times below cosine) but does not improve validation loss (2.934\!\to\!2.940). "
                   r"(§6.3)")
 def flatness_text(budget: str) -> Evidence:
-    tr = {k: iv(v) for k, v in TRACE.items()}
+    tr = {k: printed_interval(v) for k, v in TRACE.items()}
     checks = {f"{k}_2.2x_flatter_than_vanilla": check("2.2", div(tr["Vanilla"], tr[k]), True)
               for k in ("YuriiFormer", "TMMFormer")}
     checks.update({f"{k}_a_third_lower_than_Adam": check(
         "0.333", (1 - tr[k][1] / tr["AdamFormer"][0], 1 - tr[k][0] / tr["AdamFormer"][1]), True)
         for k in ("YuriiFormer", "TMMFormer")})
-    checks["SAM_2.3x_below_cosine"] = check("2.3", div(tr["TMMFormer"], iv(SAM_TRACE)), True)
-    checks["2.934_is_Table_1_TMM"] = check("2.934", iv(TABLE_1["TMMFormer"][1]))
+    checks["SAM_2.3x_below_cosine"] = check("2.3", div(tr["TMMFormer"], printed_interval(SAM_TRACE)), True)
+    checks["2.934_is_Table_1_TMM"] = check("2.934", printed_interval(TABLE_1["TMMFormer"][1]))
     orderings = {
         "Adam_flatter_than_vanilla": strictly_below(TRACE["AdamFormer"], TRACE["Vanilla"]),
         "Yurii_slightly_flatter_than_TMM": strictly_below(TRACE["YuriiFormer"], TRACE["TMMFormer"]),
@@ -480,10 +480,10 @@ def forgetting_ood_text(budget: str) -> Evidence:
     t = TABLE_9
     checks = {}
     for k, row in t.items():
-        lo = sum(iv(x)[0] for x in row[3:6]) / 3
-        hi = sum(iv(x)[1] for x in row[3:6]) / 3
+        lo = sum(printed_interval(x)[0] for x in row[3:6]) / 3
+        hi = sum(printed_interval(x)[1] for x in row[3:6]) / 3
         checks[f"{k}_OOD_is_the_mean"] = check(row[6], (lo, hi))
-        checks[f"{k}_text_{OOD_TEXT[k]}"] = check(OOD_TEXT[k], iv(row[6]))
+        checks[f"{k}_text_{OOD_TEXT[k]}"] = check(OOD_TEXT[k], printed_interval(row[6]))
     text_forgetting = {"Vanilla": ("0.83", "1.12"), "AdamFormer": ("0.77", "0.99"),
                        "TMMFormer": ("0.69", "0.93"), "YuriiFormer": ("0.67", "0.95")}
     quoted = all(t[k][:2] == v for k, v in text_forgetting.items())
@@ -541,7 +541,7 @@ def ppl_vs_val_loss(budget: str) -> Evidence:
     equates the two; the same-data identity is the check's, not the text's (R3)."""
     rows = {k: (TABLE_9[k][2], TABLE_1[k][1]) for k in TABLE_9}
     offsets = {k: round(math.log(float(p)) - float(loss), 4) for k, (p, loss) in rows.items()}
-    identity = all(agrees(p, (math.exp(iv(loss)[0]), math.exp(iv(loss)[1])))
+    identity = all(agrees(p, (math.exp(printed_interval(loss)[0]), math.exp(printed_interval(loss)[1])))
                    for p, loss in rows.values())
     order = sorted(rows, key=lambda k: float(rows[k][0])) == sorted(rows, key=lambda k: float(rows[k][1]))
     spread = max(offsets.values()) - min(offsets.values())

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 
 from claims import Evidence, claim, decide, decide_readings, reading
-from claims.momentum_streams.consistency import TABLE_2, agrees, check, div, iv, sub
+from claims.momentum_streams.consistency import TABLE_2, agrees, check, div, printed_gap, sub
+from claims._printed import printed_interval
 from particles.lm.variants import VARIANTS
 
 # App. D.7 (4 decimals) and §4.2 (3 decimals): OWT val loss, default / halved Muon LR / pure AdamW
@@ -30,9 +31,9 @@ def _effects(table: dict) -> dict[str, tuple[float, float]]:
     out = {}
     for arch, v in table.items():
         for pert in ("half_lr", "adamw"):
-            out[f"{arch}_{pert}"] = sub(iv(v[pert]), iv(v["default"]))
+            out[f"{arch}_{pert}"] = printed_gap(v[pert], v["default"])
     for cell in ("default", "half_lr", "adamw"):
-        out[f"gap_{cell}"] = sub(iv(table["Vanilla"][cell]), iv(table["TMMFormer"][cell]))
+        out[f"gap_{cell}"] = printed_gap(table["Vanilla"][cell], table["TMMFormer"][cell])
     return out
 
 
@@ -74,13 +75,13 @@ def owt_ablation_arithmetic(budget: str) -> Evidence:
                    "D.7_TMM_adamw_0.0354": check("0.0354", e7["TMMFormer_adamw"]),
                    "D.7_approx_14x": check("14", div(e7["TMMFormer_adamw"], e7["Vanilla_adamw"]), True),
                    "§4.2_values_are_D.7_rounded": all(
-                       agrees(S42[a][c], iv(D7[a][c])) for a in D7 for c in D7[a])})
-    table_8 = {row[0]: check(row[3], sub(iv(row[1]), iv(row[2]))) for row in TABLE_8}
+                       agrees(S42[a][c], printed_interval(D7[a][c])) for a in D7 for c in D7[a])})
+    table_8 = {row[0]: check(row[3], printed_gap(row[1], row[2])) for row in TABLE_8}
     deltas = [float(row[3]) for row in TABLE_8]
     orderings = {
         "Table_8_delta_decays_monotonically": all(b < a for a, b in zip(deltas, deltas[1:])),
-        "Table_8_30k_not_below_the_best_val": float(TABLE_8[-1][1]) >= iv(D7["Vanilla"]["adamw"])[0]
-        and float(TABLE_8[-1][2]) >= iv(D7["Vanilla"]["default"])[0],
+        "Table_8_30k_not_below_the_best_val": float(TABLE_8[-1][1]) >= printed_interval(D7["Vanilla"]["adamw"])[0]
+        and float(TABLE_8[-1][2]) >= printed_interval(D7["Vanilla"]["default"])[0],
         "TMM_beats_Vanilla_in_every_cell": all(float(D7["TMMFormer"][c]) < float(D7["Vanilla"][c])
                                                for c in D7["Vanilla"]),
         "48_matrices_=_4_per_block_x_12": 4 * 12 == 48,
@@ -183,12 +184,12 @@ WIDTH_900, DEPTH_18 = "1.1454", "1.130"
                   r"parameter budget, spent as extra width, recovers under half the gap. (App. D.7)")
 def ts_ablation_text(budget: str) -> Evidence:
     from claims.momentum_streams.consistency import TABLE_1
-    gap_ts = sub(iv(TABLE_1["Vanilla"][0]), iv(TABLE_1["TMMFormer"][0]))
-    gap_owt = sub(iv(TABLE_1["Vanilla"][1]), iv(TABLE_1["TMMFormer"][1]))
-    gap_seeds = sub(iv(SEEDS_TS["Vanilla"][0]), iv(SEEDS_TS["TMMFormer"][0]))
+    gap_ts = printed_gap(TABLE_1["Vanilla"][0], TABLE_1["TMMFormer"][0])
+    gap_owt = printed_gap(TABLE_1["Vanilla"][1], TABLE_1["TMMFormer"][1])
+    gap_seeds = printed_gap(SEEDS_TS["Vanilla"][0], SEEDS_TS["TMMFormer"][0])
     stds = [float(s) for _, s in SEEDS_TS.values()]
-    width = div(sub(iv(SEEDS_TS["Vanilla"][0]), iv(WIDTH_900)), gap_seeds)
-    depth = div(sub(iv(SEEDS_TS["Vanilla"][0]), iv(DEPTH_18)), gap_seeds)
+    width = div(printed_gap(SEEDS_TS["Vanilla"][0], WIDTH_900), gap_seeds)
+    depth = div(printed_gap(SEEDS_TS["Vanilla"][0], DEPTH_18), gap_seeds)
     checks = {
         "TS_gap_tighter_than_OWT": gap_ts[1] < gap_owt[0],
         "noise_a_few_thousandths (1e-3 <= std < 1e-2)": all(1e-3 <= s < 1e-2 for s in stds),

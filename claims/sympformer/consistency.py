@@ -14,6 +14,7 @@ from decimal import Decimal
 import sympy as sp
 
 from claims import Evidence, claim, decide, decide_readings, disagreement, reading
+from claims._printed import printed_interval
 
 # ------------------------------------------------------------------ the printed tables (§6.2)
 
@@ -52,20 +53,11 @@ TABLES_TEXT = (
     r"2.690885 12620.0")
 
 
-def interval(printed: str) -> tuple[Decimal, Decimal]:
-    """The rounding interval of a printed decimal: ±½ unit of its last printed digit, half-open
-    [lo, hi) by the convention of `claims._printed.printed_interval` (adjacent printed values do not
-    overlap), in exact decimals; the tables it reads print decimals only."""
-    value = Decimal(printed)
-    half = Decimal(1).scaleb(value.as_tuple().exponent) / 2
-    return value - half, value + half
-
-
 def below(a: str, b: str) -> bool | None:
     """Is the printed a below the printed b? True / False when their rounding intervals decide it,
-    None when they overlap (half-open: intervals that only touch, as adjacent printed values do,
-    decide it)."""
-    (a_lo, a_hi), (b_lo, b_hi) = interval(a), interval(b)
+    None when they overlap (half-open, in exact decimals: intervals that only touch, as adjacent
+    printed values do, decide it)."""
+    (a_lo, a_hi), (b_lo, b_hi) = printed_interval(a, exact=True), printed_interval(b, exact=True)
     if a_hi <= b_lo:
         return True
     if a_lo >= b_hi:
