@@ -34,9 +34,9 @@ def ms_ablation_arithmetic(budget: str) -> Evidence:
 
     def check(f, inputs, printed):
         lo, hi = derived_range(f, *inputs)
-        p_lo, p_hi = printed_interval(printed)
-        return {"derived_range": [lo, hi], "printed": printed, "printed_interval": [p_lo, p_hi],
-                "holds": meets((p_lo, p_hi), lo, hi)}
+        e_lo, e_hi = printed_interval(printed, exact=True)   # shown exactly, half-open
+        return {"derived_range": [lo, hi], "printed": printed, "printed_interval": f"[{e_lo}, {e_hi})",
+                "holds": meets(printed_interval(printed), lo, hi)}
 
     fixed = {
         "gap_0.0306": check(lambda v, t: v - t, (V, T), "0.0306"),
