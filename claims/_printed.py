@@ -23,6 +23,13 @@ def printed_interval(text: str, exact: bool = False) -> tuple[float, float] | tu
     return (lo, hi) if exact else (float(lo), float(hi))
 
 
+def rounds_to(value: float, text: str, scale: float = 1.0) -> bool:
+    """A recomputed `value` lies in the rounding interval of the number printed as `text` in units
+    of `scale` ("4.92B": `rounds_to(v, "4.92", 1e9)`), half-open as `printed_interval`."""
+    lo, hi = printed_interval(text)
+    return lo * scale <= value < hi * scale
+
+
 # float rounding of the recomputed ends (values below 10^3 carry errors below 1e-13)
 ROUNDING = 1e-12
 

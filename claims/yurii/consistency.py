@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 
 from claims import Evidence, claim, decide, decide_readings, reading
+from claims._printed import rounds_to
 from claims.yurii.tables import (BASELINE, GD, METHODS, TABLE_2, TABLE_2_BOLD, TABLE_2_COLUMNS, TABLE_3,
                                  TABLE_3_BOLD, TABLE_3_COLUMNS, TABLE_4, TABLE_4_BOLD, TABLE_4_COLUMNS,
                                  TABLE_4_SE, TABLE_5_BOLD, TABLE_5_EXTRA, TABLE_5_STANDARD, column,
@@ -447,11 +448,6 @@ def conclusion(budget: str) -> Evidence:
 TOKENS_PER_STEP = 30 * 16 * 1024          # "30 sequences with 16-step gradient accumulation at T=1024"
 
 
-def _rounds_to(value: float, printed: float, unit: float) -> bool:
-    """`value` lies in the rounding interval of `printed` (printed to `unit`)."""
-    return printed - unit / 2 <= value < printed + unit / 2
-
-
 @claim("yurii:training-arithmetic", locator="§5.1; Table 1; Appendix A.2, A.3; §5.4",
        statement="the budgets the paper derives from its batch are its own arithmetic: 491,520 tokens "
                  "per step, Table 1's train tokens, ~960 / 17.5k steps per epoch, ~10.4 / 1.7 epochs, "
@@ -474,17 +470,17 @@ def training_arithmetic(budget: str) -> Evidence:
     ts_steps, owt_steps = 471.6e6 / TOKENS_PER_STEP, 8.62e9 / TOKENS_PER_STEP
     checks = {
         "30 x 16 x 1024 = 491,520": TOKENS_PER_STEP == 491_520,
-        "10K steps -> 4.92B tokens": _rounds_to(10_000 * TOKENS_PER_STEP, 4.92e9, 0.01e9),
-        "30K steps -> 14.75B tokens": _rounds_to(30_000 * TOKENS_PER_STEP, 14.75e9, 0.01e9),
-        "471.6M / 491,520 ~ 960 steps per TinyStories epoch": abs(ts_steps - 960) < 5,
-        "8.62B / 491,520 ~ 17.5k steps per OWT epoch": _rounds_to(owt_steps, 17_500, 100),
-        "10k steps ~ 10.4 TinyStories epochs": _rounds_to(10_000 / ts_steps, 10.4, 0.1),
-        "30k steps ~ 1.7 OWT epochs": _rounds_to(30_000 / owt_steps, 1.7, 0.1),
+        "10K steps -> 4.92B tokens": rounds_to(10_000 * TOKENS_PER_STEP, "4.92", 1e9),
+        "30K steps -> 14.75B tokens": rounds_to(30_000 * TOKENS_PER_STEP, "14.75", 1e9),
+        "471.6M / 491,520 ~ 960 steps per TinyStories epoch": rounds_to(ts_steps, "960"),
+        "8.62B / 491,520 ~ 17.5k steps per OWT epoch": rounds_to(owt_steps, "17.5", 1e3),
+        "10k steps ~ 10.4 TinyStories epochs": rounds_to(10_000 / ts_steps, "10.4"),
+        "30k steps ~ 1.7 OWT epochs": rounds_to(30_000 / owt_steps, "1.7"),
         "160 batches x 30 x 1024 = 4,915,200": 160 * 30 * 1024 == 4_915_200,
-        "600k steps -> 294.9B tokens": _rounds_to(600_000 * TOKENS_PER_STEP, 294.9e9, 0.1e9),
+        "600k steps -> 294.9B tokens": rounds_to(600_000 * TOKENS_PER_STEP, "294.9", 1e9),
         "V = 50,304 the smallest multiple of 64 >= 50,257": 50_304 % 64 == 0 and 50_304 - 64 < 50_257,
         "7,630,278 + 383,491 = 8,013,769 documents": 7_630_278 + 383_491 == 8_013_769,
-        "8.62B + 432M ~ 9.05B tokens": _rounds_to(8.62e9 + 432e6, 9.05e9, 0.01e9),
+        "8.62B + 432M ~ 9.05B tokens": rounds_to(8.62e9 + 432e6, "9.05", 1e9),
         "validation share near the 5% target (within 0.5 points)": abs(383_491 / 8_013_769 - 0.05) < 0.005,
     }
     p = 0.05   # a Bernoulli(0.05) split would put 5% ± this many documents in validation

@@ -1,0 +1,33 @@
+"""claims/_printed.py: a printed number stands for its half-open rounding interval, one helper for
+every paper (printed_interval, rounds_to, meets)."""
+from decimal import Decimal
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from claims._printed import meets, printed_interval, rounds_to
+
+decimals = st.decimals(min_value="-1000", max_value="1000", places=3, allow_nan=False).map(str)
+
+
+@given(decimals)
+def test_rounds_to_is_the_half_open_interval(text):
+    """Its lower end rounds to the printed number, its upper end to the next one (round half up)."""
+    lo, hi = printed_interval(text, exact=True)
+    assert rounds_to(float(lo), text) and not rounds_to(float(hi), text)
+    assert rounds_to(float(Decimal(text)), text)
+
+
+@given(decimals, st.sampled_from([1e3, 1e6, 1e9]))
+def test_rounds_to_reads_the_printed_unit(text, scale):
+    """'4.92B' is rounds_to(v, "4.92", 1e9): the interval of the printed digits, in that unit."""
+    value = float(Decimal(text)) * scale
+    assert rounds_to(value, text, scale)
+    step = float(Decimal(1).scaleb(Decimal(text).as_tuple().exponent)) * scale
+    assert not rounds_to(value + step, text, scale) and not rounds_to(value - step, text, scale)
+
+
+def test_adjacent_printed_numbers_share_no_value():
+    """0.065 and 0.066 touch at 0.0655, which only 0.066 stands for (its lower end)."""
+    assert rounds_to(0.0655, "0.066") and not rounds_to(0.0655, "0.065")
+    assert not meets(printed_interval("0.066"), 0.0650, 0.0655)
