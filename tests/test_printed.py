@@ -27,6 +27,14 @@ def test_rounds_to_reads_the_printed_unit(text, scale):
     assert not rounds_to(value + step, text, scale) and not rounds_to(value - step, text, scale)
 
 
+@given(st.floats(0, 100), st.integers(0, 3))
+def test_a_value_rounds_to_its_own_printed_digits(x, k):
+    """A float formatted at k digits lies in the interval of what is printed (formatting rounds the
+    exact binary value; at an exact tie it rounds half to even, onto the interval's open end)."""
+    text = f"{x:.{k}f}"
+    assert rounds_to(x, text) or x == float(printed_interval(text, exact=True)[1])
+
+
 def test_adjacent_printed_numbers_share_no_value():
     """0.065 and 0.066 touch at 0.0655, which only 0.066 stands for (its lower end)."""
     assert rounds_to(0.0655, "0.066") and not rounds_to(0.0655, "0.065")

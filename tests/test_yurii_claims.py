@@ -114,12 +114,6 @@ def test_extreme_rows_is_competition_ranking(values, top, largest):
         assert (r in rows) == (rank <= top)
 
 
-@given(st.floats(0, 100), st.sampled_from([0.1, 0.01, 1.0]))
-def test_rounds_to_is_the_rounding_interval(x, unit_):
-    printed = round(x / unit_) * unit_
-    assert yc._rounds_to(x, printed, unit_) or abs(abs(x - printed) - unit_ / 2) < 1e-9
-
-
 @given(st.sampled_from(["GD", "Polyak", "Nesterov"]), st.sampled_from(sorted(yc.DATASETS)))
 def test_split_gap_bounds_contain_the_printed_gap(template, data):
     b = yc._split_gap_bounds(template, *yc.DATASETS[data])
