@@ -237,8 +237,10 @@ def test_a_printed_number_stands_for_its_rounding_interval(text, interval):
 # Committed counterexamples: the claim's own check, run on the committed runs of fixed seeds (so
 # that later seeds cannot move the test), fails with the named sub-assertions (of any reading)
 # failing. A missing run skips (a partial checkout), a stale one fails.
-# sympformer:table-2 decides on App. B's protocol (`linear-appb`); its counterexample is that of the
-# proxy setting `linear`, a sensitivity row (`claims.sympformer.training.symp_table_2_at("linear")`).
+# sympformer:table-2 decides on App. B's protocol (`linear-appb`, plain Euler's member on its
+# confirmatory sample: `test_table_2_fails_at_app_b_protocol_with_plain_euler_on_its_confirmatory_sample`);
+# the proxy setting `linear`, a sensitivity row, keeps its own counterexample here
+# (`claims.sympformer.training.symp_table_2_at("linear")`).
 # sympformer:table-1's headline reading's counterexample is the scheme Table 1 prints lowest
 # (`claims.sympformer.training.symp_scheme`); the whole claim fails on the runs committed 28 Nov
 # 2026 (each arm at the seeds it had then: every scheme above YuriiFormer at 0.05/3, `deep`'s
@@ -305,6 +307,32 @@ def test_committed_counterexample_reproduces(claim_id, seeds, statuses, monkeypa
     assert {r["reading"]: r["verdict"] for r in ev.readings} == {r["reading"]: "fails" for r in ev.readings}
     got = _statuses(ev.numbers)
     assert {k: got[k] for k in statuses} == statuses
+
+
+def test_table_2_fails_at_app_b_protocol_with_plain_euler_on_its_confirmatory_sample(monkeypatch):
+    """sympformer:table-2's committed counterexample (7 Dec 2026): on `linear-appb`'s seeds 0-2 Presymp
+    Euler ends above YuriiFormer (fails at its one look), and plain Euler's member, undecided there,
+    fails on its confirmatory sample `linear-appb-confirm` at seeds 3-6 (above YuriiFormer), so every
+    reading fails. Each study is held at those seeds, so that later seeds cannot move the test."""
+    import claims
+    from particles.lm.studies import Study
+    fixed = {"linear-appb": (0, 1, 2), "linear-appb-confirm": (3, 4, 5, 6)}
+    real = Study.collect
+
+    def collect(self, variants=None, seeds=None):
+        return real(self, variants, fixed.get(self.name, seeds))
+
+    monkeypatch.setattr(Study, "collect", collect)
+    ev = claims.load()["sympformer:table-2"].check("full")
+    if ev.numbers["missing_runs"] or ev.numbers["confirmatory_samples"][0]["committed_seeds"] != [3, 4, 5, 6]:
+        pytest.skip("not committed: linear-appb or linear-appb-confirm")
+    assert ev.numbers["seeds"] == [0, 1, 2]
+    assert ev.verdict == "fails" and {r["verdict"] for r in ev.readings} == {"fails"}
+    subs = ev.numbers["sub_assertions"]
+    member = next(v for k, v in subs.items() if k.startswith("plain Euler below") and "linear-appb-confirm" in k)
+    assert member["plain Euler < YuriiFormer"]["status"] == "fails" and member["plain Euler < YuriiFormer"]["n_seeds"] == 4
+    best = next(v for k, v in subs.items() if k.startswith("the table's best"))
+    assert best["Presymp Euler < YuriiFormer"]["status"] == "fails"
 
 
 def test_table_2_shows_the_scalar_rate_sensitivity_without_deciding_by_it(monkeypatch):
