@@ -15,7 +15,7 @@ def printed_interval(text: str, exact: bool = False) -> tuple[float, float] | tu
     Computed in exact decimals; `exact` returns them as `Decimal` (for comparisons of adjacent
     printed values, whose shared end two float computations may round apart), else as floats."""
     value = Decimal(text)
-    sign, digits, exponent = value.as_tuple()
+    _, digits, exponent = value.as_tuple()
     if "." not in text:
         exponent = len(digits) - len("".join(map(str, digits)).rstrip("0") or "0")
     half = Decimal(1).scaleb(exponent) / 2

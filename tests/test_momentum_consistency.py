@@ -36,9 +36,9 @@ def test_agreement_is_over_the_rounding_interval():
     # 3.0288 − 2.9634 lies in (0.0653, 0.0655): printed 0.065 meets it; 0.066 ([0.0655, 0.0665))
     # only touches it at 0.0655, which half-open rounding intervals never share (the erratum of
     # owt-ablation-arithmetic, which an earlier closed-interval rule let pass)
-    assert C.agrees("0.065", C.sub(printed_interval("3.0288"), printed_interval("2.9634")))
-    assert not C.agrees("0.066", C.sub(printed_interval("3.0288"), printed_interval("2.9634")))
-    assert not C.agrees("0.067", C.sub(printed_interval("3.0288"), printed_interval("2.9634")))
+    assert C.agrees("0.065", C.printed_gap("3.0288", "2.9634"))
+    assert not C.agrees("0.066", C.printed_gap("3.0288", "2.9634"))
+    assert not C.agrees("0.067", C.printed_gap("3.0288", "2.9634"))
     # "≈" widens by 5%: 2.27 (Yurii's flatness ratio) is "roughly 2.2", 2.5 is not
     assert C.agrees("2.2", (2.2616, 2.2852), approx=True)
     assert not C.agrees("2.2", (2.5, 2.5), approx=True)
@@ -73,7 +73,7 @@ def test_architectural_effect_is_only_twice_tmmformers_optimizer_effect():
 def test_table_8_delta_is_the_difference_of_its_columns_and_decays():
     deltas = []
     for step, adamw, muon, delta in Pr.TABLE_8:
-        assert C.agrees(delta, C.sub(printed_interval(adamw), printed_interval(muon))), step
+        assert C.agrees(delta, C.printed_gap(adamw, muon)), step
         deltas.append(float(delta))
     assert deltas == sorted(deltas, reverse=True)
 
@@ -117,10 +117,10 @@ def test_intervals_that_only_touch_do_not_meet(p, shift):
 def test_d7_half_lr_gap_is_0065_not_0066():
     """App. D.7: 3.0288 − 2.9634 lies in (0.0653, 0.0655), which 0.065 meets and the printed 0.066
     ([0.0655, 0.0665)) only touches; §4.2's 3.029 − 2.963 = 0.066 holds for its own inputs."""
-    d7 = C.sub(printed_interval("3.0288"), printed_interval("2.9634"))
+    d7 = C.printed_gap("3.0288", "2.9634")
     assert d7[1] == pytest.approx(0.0655, abs=1e-12)
     assert not C.agrees("0.066", d7) and C.agrees("0.065", d7)
-    assert C.agrees("0.066", C.sub(printed_interval("3.029"), printed_interval("2.963")))
+    assert C.agrees("0.066", C.printed_gap("3.029", "2.963"))
 
 
 def test_main_results_sentence_fails_when_adamformer_is_a_momentum_stream_design():
