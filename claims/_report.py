@@ -127,7 +127,7 @@ def ordering_tables(cid: str, numbers: dict) -> list[str]:
              f"{sc['tokens_ratio_paper_over_ours']:.0f}x our tokens.", "",
              "Deviations from the paper's protocol: " + "; ".join(
                  f"{d['setting']} {d['paper']} → {d['ours']}" for d in numbers["deviations"]) + ".", "",
-             f"| reading | sub-assertion | ours: d = loss(b) − loss(a), {n} seeds [unadjusted 95% CI] | status |",
+             f"| reading | sub-assertion | ours: d = loss(b) − loss(a), {n} seeds unless stated [unadjusted 95% CI] | status |",
              "|---|---|---|---|"]
     for rd, subs in numbers["sub_assertions"].items():
         for name, c in subs.items():
@@ -135,8 +135,10 @@ def ordering_tables(cid: str, numbers: dict) -> list[str]:
                 lines.append(f"| {rd} | {name} | — | {c['status']} ({c.get('why', 'not measured')}) |")
                 continue
             extra = f" (n = {c['n_needed']} would decide)" if c.get("n_needed") else ""
+            # a member decided on other seeds (its own arms, a confirmatory sample) says how many
+            seeds = f", {c['n_seeds']} seeds" if c.get("n_seeds", n) != n else ""
             lines.append(f"| {rd} | {name} | {c['mean_diff']:+.4f} [{c['ci95'][0]:+.4f}, "
-                         f"{c['ci95'][1]:+.4f}] | {c['status']}{extra} |")
+                         f"{c['ci95'][1]:+.4f}]{seeds} | {c['status']}{extra} |")
     lines += ["", "Each status is decided with Holm's adjustment over its reading's sub-assertions "
               "(family-wise level 0.05; 0.05/m for each of the m members of a reading that one member suffices for), so a status can be undecided "
               "beside an unadjusted 95% interval that excludes 0."]

@@ -98,7 +98,10 @@ def test_an_ordering_table_shows_the_printed_and_our_numbers_and_round_trips():
                          "params_ratio_paper_over_ours": 571.0, "tokens_ratio_paper_over_ours": 600.0},
                "deviations": [{"setting": "n_layer", "paper": 12, "ours": 4}],
                "sub_assertions": {"A lowest": {"A < B": {"mean_diff": 0.0254, "ci95": [0.0174, 0.0335],
-                                                         "status": "holds"}}},
+                                                         "status": "holds"}},
+                                  "A's member (its confirmatory sample)": {
+                                      "A < B": {"mean_diff": 0.03, "ci95": [0.02, 0.04], "status": "holds",
+                                                "n_seeds": 4}}},
                "table_agreement": {"pairs": {"A < B": {"printed": [1.083, 1.099], "mean_diff": 0.0254,
                                                        "ci95": [0.0174, 0.0335], "status": "agree"}},
                                    "status_counts": {"agree": 1, "reversed": 0, "undecided": 0},
@@ -108,6 +111,8 @@ def test_an_ordering_table_shows_the_printed_and_our_numbers_and_round_trips():
     lines = ordering_tables("yurii:table-2", numbers)
     assert "| A | 1.083 | 1.3453 ± 0.0009 |" in lines and "| B | 1.099 | 1.3708 ± 0.0025 |" in lines
     assert "| A lowest | A < B | +0.0254 [+0.0174, +0.0335] | holds |" in lines
+    # a member decided on other seeds than the table's says how many
+    assert "| A's member (its confirmatory sample) | A < B | +0.0300 [+0.0200, +0.0400], 4 seeds | holds |" in lines
     assert "| A < B | 1.083, 1.099 | +0.0254 [+0.0174, +0.0335] | agree |" in lines
     text = "\n".join(lines)
     assert "571x our parameters" in text and "n_layer 12 → 4" in text and "Above the rule: B." in text
